@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { ActivityStatus, FraudType, RecordModule, RefundType, RequestStatus } from './enums.ts';
+import { ToolNameBackendSchema } from './tools.ts';
+
+const trimmed = (name: string, max: number) =>
+  z
+    .string({ error: `${name} is required` })
+    .trim()
+    .min(1, `${name} is required`)
+    .max(max, `${name} must be at most ${max} characters`);
+
+// ---- request bodies (the spec's payloads, validated on both sides) ----
+
+export const InitialFormFields = z.strictObject({
+  moneyLost: z.number({ error: 'moneyLost must be a number' }).finite().min(0, 'moneyLost cannot be negative').max(1e12, 'moneyLost is too large'),
+  lastFundsTransfer: z.number({ error: 'lastFundsTransfer is required' }).int().min(0).max(Date.UTC(2200, 0, 1), 'lastFundsTransfer must be a timestamp'),
+  fraudType: FraudType,
+  fraudUrl: trimmed('fraudUrl', 300),
+  name: trimmed('name', 200),
+});
+export type InitialFormFields = z.infer<typeof InitialFormFields>;
+export const InitialFormBody = z.strictObject({ initialForm: InitialFormFields });
+
+export const ContactBody = z.strictObject({
+  contactRequest: z.strictObject({ subject: trimmed('subject', 150), message: trimmed('message', 2000) }),
+});
+export type ContactBody = z.infer<typeof ContactBody>;
+
+export const ActiveStatusBody = z.strictObject({ status: ActivityStatus });
+
+export const RefundBody = z.strictObject({
+  refundRequest: z.strictObject({
+    tool: ToolNameBackendSchema,
+    processId: trimmed('processId', 100),
+    refundRequestType: RefundType,
+    reason: trimmed('reason', 1000),
+  }),
+});
+export type RefundBody = z.infer<typeof RefundBody>;
+
+export const NotificationBody = z.strictObject({ notification: z.strictObject({ message: trimmed('message', 1000) }) });
+
+export const NewUserBody = z.strictObject({
+  firstName: trimmed('firstName', 100),
+  lastName: trimmed('lastName', 100),
+  email: z.email('email must be a valid email address').max(254),
+  country: trimmed('country', 100),
+  phone: trimmed('phone', 40),
+});
+export type NewUserBody = z.infer<typeof NewUserBody>;
+
+export const ExistingUserBody = z.strictObject({ recordId: trimmed('recordId', 128), recordModule: RecordModule });
+export type ExistingUserBody = z.infer<typeof ExistingUserBody>;
+
+export const NotCrmExistsBody = z.strictObject({ email: z.email('email must be a valid email address').max(254) });
+
+// ---- entities as the API returns them and Dexie stores them ----
+
+export const Profile = z.object({
+  uid: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  isClient: z.boolean(),
+  isAdmin: z.boolean(),
+  filledInitialForm: z.boolean(),
+  initialForm: InitialFormFields.nullable(),
+  activityStatus: ActivityStatus,
+  createdAt: z.string(),
+});
+export type Profile = z.infer<typeof Profile>;
+
+export const Deal = z.object({
+  id: z.string(),
+  requestId: z.string(),
+  productRequestType: ToolNameBackendSchema,
+  Created_Time: z.string(),
+  amount: z.number(),
+  invoice: z.string().nullable(),
+});
+export type Deal = z.infer<typeof Deal>;
+
+export const ProductRequest = z.object({
+  id: z.string(),
+  productRequestType: ToolNameBackendSchema,
+  Created_Time: z.string(),
+  status: RequestStatus,
+  contractSigned: z.boolean(),
+  totalAmount: z.number().nullable(),
+  paid: z.number(),
+  leftToPay: z.number().nullable(),
+  requestDetails: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
+  attachments: z.array(z.object({ id: z.string(), field: z.string(), name: z.string() })),
+  updatedAt: z.string(),
+});
+export type ProductRequest = z.infer<typeof ProductRequest>;
+
+export const StatusCounts = z.object({
+  done: z.number(),
+  inProgress: z.number(),
+  pending: z.number(),
+  waitingForActions: z.number(),
+});
+export type StatusCounts = z.infer<typeof StatusCounts>;
+
+export const NotificationItem = z.object({ id: z.string(), message: z.string(), createdAt: z.string(), userId: z.string().nullable() });
+export type NotificationItem = z.infer<typeof NotificationItem>;
+
+export const ContactRequest = z.object({ id: z.string(), subject: z.string(), message: z.string(), createdAt: z.string() });
+export type ContactRequest = z.infer<typeof ContactRequest>;
+
+export const RefundRequest = z.object({
+  id: z.string(),
+  tool: ToolNameBackendSchema,
+  processId: z.string(),
+  refundRequestType: RefundType,
+  reason: z.string(),
+  createdAt: z.string(),
+});
+export type RefundRequest = z.infer<typeof RefundRequest>;
+
+export const UserFile = z.object({
+  id: z.string(),
+  name: z.string(),
+  size: z.number(),
+  contentType: z.string(),
+  sha256: z.string(),
+  createdAt: z.string(),
+});
+export type UserFile = z.infer<typeof UserFile>;
+
+export const IpDetails = z.record(z.string(), z.union([z.string(), z.number(), z.null()]));
+export const Visit = z.object({
+  id: z.string(),
+  userId: z.string(),
+  productRequestId: z.string(),
+  ip: z.string(),
+  host: z.string().nullable(),
+  source: z.string().nullable(),
+  domain: z.string().nullable(),
+  brand: z.string().nullable(),
+  time: z.string(),
+  country: z.string().nullable(),
+  isp: z.string().nullable(),
+  vpn: z.boolean(),
+  new: z.boolean(),
+  archive: z.boolean(),
+  ipDetails: IpDetails.nullable(),
+});
+export type Visit = z.infer<typeof Visit>;
+
+/** Before payment in full, `data` is the number of placeholder rows; after, the visits. */
+export const LiveDetails = z.object({ id: z.string(), data: z.union([z.number(), z.array(Visit)]) });
+export type LiveDetails = z.infer<typeof LiveDetails>;
+
+// ---- envelopes ----
+
+export const ApiError = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+export type ApiError = z.infer<typeof ApiError>;
+export const envelope = <T extends z.ZodType>(data: T) => z.object({ data });

@@ -1,0 +1,87 @@
+// Runs a command with a fresh Firebase Auth emulator (no persisted accounts) and a throwaway
+// PostgreSQL, then stops both whatever happens. Usage: node scripts/with-emulator.ts vitest run --project server
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { bin, ROOT, startAuthEmulator, type AuthEmulator } from './emulator.ts';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../tests/support/postgres.ts';
+
+const [command, ...args] = process.argv.slice(2);
+if (!command) {
+  console.error('usage: node scripts/with-emulator.ts <command> [args...]');
+  process.exit(2);
+}
+
+const port = Number(process.env.TEST_AUTH_EMULATOR_PORT ?? 9199);
+const projectId = 'demo-portal';
+
+let emulator: AuthEmulator | undefined;
+let postgres: ThrowawayPostgres | undefined;
+let cleaningUp: Promise<void> | undefined;
+
+function cleanup(): Promise<void> {
+  cleaningUp ??= (async () => {
+    await Promise.allSettled([emulator?.stop(), postgres?.stop()]);
+  })();
+  return cleaningUp;
+}
+
+let interrupted: NodeJS.Signals | undefined;
+const onSignal = (signal: NodeJS.Signals) => {
+  // The child is in our process group and gets Ctrl-C from the terminal itself; a signal sent
+  // to us alone (kill PID) is passed on. Either way we clean up once the child has exited.
+  if (interrupted) return;
+  interrupted = signal;
+  if (child && child.exitCode === null) child.kill(signal);
+  else void cleanup().then(() => process.exit(130));
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+let child: ReturnType<typeof spawn> | undefined;
+
+try {
+  const started = Date.now();
+  const [emuResult, pgResult] = await Promise.allSettled([
+    startAuthEmulator({ port, projectId }),
+    startThrowawayPostgres(),
+  ]);
+  if (pgResult.status === 'fulfilled' && 'url' in pgResult.value) postgres = pgResult.value;
+  if (emuResult.status === 'rejected') throw emuResult.reason;
+  if (pgResult.status === 'rejected') throw pgResult.reason;
+  const emu = (emulator = emuResult.value);
+  const pg = pgResult.value;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    FIREBASE_AUTH_EMULATOR_HOST: emu.host,
+    FIREBASE_PROJECT_ID: projectId,
+  };
+  if ('url' in pg) {
+    env.TEST_DATABASE_URL = pg.url;
+    delete env.TEST_PG_SKIP_REASON;
+  } else {
+    env.TEST_PG_SKIP_REASON = pg.skipReason;
+    delete env.TEST_DATABASE_URL;
+    console.warn(`[with-emulator] PostgreSQL tests will be skipped: ${pg.skipReason}`);
+  }
+  console.log(
+    `[with-emulator] auth emulator ${emu.host}${postgres ? `, PostgreSQL ${postgres.url}` : ''} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+  if (interrupted) throw new Error(`interrupted by ${interrupted}`);
+
+  const local = bin(command);
+  const cmd = existsSync(local) ? local : command;
+  child = spawn(cmd, args, { cwd: ROOT, env, stdio: 'inherit' });
+  const code = await new Promise<number>((res) => {
+    child!.once('error', (err) => {
+      console.error(`[with-emulator] cannot run ${cmd}: ${err.message}`);
+      res(127);
+    });
+    child!.once('exit', (c, signal) => res(c ?? (signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 1)));
+  });
+  await cleanup();
+  process.exit(code);
+} catch (err) {
+  console.error(`[with-emulator] ${(err as Error).message}`);
+  await cleanup();
+  process.exit(1);
+}

@@ -1,0 +1,170 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp, uuid, integer } from 'drizzle-orm/pg-core';
+
+/**
+ * Every row a user can see carries `seq`, set by a trigger from one sequence under a transaction-level
+ * advisory lock (see migrations/0001_change_seq.sql). Commits therefore happen in seq order, so a
+ * delta pull "seq > cursor" never skips a row that committed late.
+ */
+const seq = () => bigint('seq', { mode: 'number' }).notNull().default(0);
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow();
+
+export const users = pgTable('users', {
+  uid: text('uid').primaryKey(),
+  email: text('email').notNull(),
+  firstName: text('first_name'),
+  lastName: text('last_name'),
+  phone: text('phone'),
+  country: text('country'),
+  isClient: boolean('is_client').notNull().default(false),
+  isAdmin: boolean('is_admin').notNull().default(false),
+  filledInitialForm: boolean('filled_initial_form').notNull().default(false),
+  initialForm: jsonb('initial_form'),
+  activityStatus: text('activity_status').notNull().default('IN_ACTIVE'),
+  lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'string' }),
+  createdAt: createdAt(),
+  seq: seq(),
+});
+
+export const productRequests = pgTable(
+  'product_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id').notNull().references(() => users.uid),
+    toolId: text('tool_id').notNull(),
+    productRequestType: text('product_request_type').notNull(),
+    status: text('status').notNull().default('Pending'),
+    contractSigned: boolean('contract_signed').notNull().default(false),
+    totalAmount: doublePrecision('total_amount'),
+    paid: doublePrecision('paid').notNull().default(0),
+    requestDetails: jsonb('request_details').notNull().default(sql`'{}'::jsonb`),
+    attachments: jsonb('attachments').notNull().default(sql`'[]'::jsonb`),
+    finalFileId: uuid('final_file_id'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    seq: seq(),
+  },
+  (t) => [index('product_requests_user_seq').on(t.userId, t.seq)],
+);
+
+export const deals = pgTable(
+  'deals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    requestId: uuid('request_id').notNull().references(() => productRequests.id),
+    userId: text('user_id').notNull().references(() => users.uid),
+    productRequestType: text('product_request_type').notNull(),
+    amount: doublePrecision('amount').notNull(),
+    invoiceUrl: text('invoice_url'),
+    createdAt: createdAt(),
+    seq: seq(),
+  },
+  (t) => [index('deals_user_seq').on(t.userId, t.seq)],
+);
+
+export const visits = pgTable(
+  'visits',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    requestId: uuid('request_id').notNull().references(() => productRequests.id),
+    userId: text('user_id').notNull().references(() => users.uid),
+    ip: text('ip').notNull(),
+    host: text('host'),
+    source: text('source'),
+    domain: text('domain'),
+    brand: text('brand'),
+    time: timestamp('time', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    country: text('country'),
+    isp: text('isp'),
+    vpn: boolean('vpn').notNull().default(false),
+    isNew: boolean('is_new').notNull().default(true),
+    archive: boolean('archive').notNull().default(false),
+    ipDetails: jsonb('ip_details'),
+  },
+  (t) => [index('visits_request').on(t.requestId)],
+);
+
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id').notNull().references(() => users.uid),
+    requestId: uuid('request_id').notNull().references(() => productRequests.id),
+    tool: text('tool').notNull(),
+    refundRequestType: text('refund_request_type').notNull(),
+    reason: text('reason').notNull(),
+    createdAt: createdAt(),
+    seq: seq(),
+  },
+  (t) => [index('refunds_user_seq').on(t.userId, t.seq)],
+);
+
+/** userId null = a general notification, shown to every user. */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id').references(() => users.uid),
+    message: text('message').notNull(),
+    createdAt: createdAt(),
+    seq: seq(),
+  },
+  (t) => [index('notifications_user_seq').on(t.userId, t.seq)],
+);
+
+export const contactRequests = pgTable(
+  'contact_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id').notNull().references(() => users.uid),
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    createdAt: createdAt(),
+    seq: seq(),
+  },
+  (t) => [index('contact_requests_user_seq').on(t.userId, t.seq)],
+);
+
+/** Stored uploads: general files (kind 'general'), purchase attachments ('attachment') and final reports ('final'). */
+export const files = pgTable(
+  'files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id').notNull().references(() => users.uid),
+    kind: text('kind').notNull(),
+    requestId: uuid('request_id'),
+    field: text('field'),
+    originalName: text('original_name').notNull(),
+    storedName: text('stored_name').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: createdAt(),
+    seq: seq(),
+  },
+  (t) => [index('files_user_seq').on(t.userId, t.seq)],
+);
+
+/** The spec's PATCH /user/attachments: a free-form payload the user attaches to their record. */
+export const userAttachments = pgTable('user_attachments', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: text('user_id').notNull().references(() => users.uid),
+  payload: jsonb('payload').notNull(),
+  createdAt: createdAt(),
+});
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: text('user_id').notNull(),
+    key: text('key').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    bodyHash: text('body_hash').notNull(),
+    state: text('state').notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: jsonb('response_body'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_created').on(t.createdAt)],
+);

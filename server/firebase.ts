@@ -1,0 +1,69 @@
+import { type App, initializeApp, applicationDefault, deleteApp } from 'firebase-admin/app';
+import { getAuth } from 'firebase-admin/auth';
+import type { Config } from './config.ts';
+
+/** The one wrapper around firebase-admin: what the server needs of the identity provider. */
+export interface IdentityProvider {
+  verifyIdToken(token: string): Promise<{ uid: string; email: string | null }>;
+  createUser(input: { email: string; displayName: string; phone?: string }): Promise<{ uid: string }>;
+  userExists(uid: string): Promise<boolean>;
+  /** Finds the account by email or creates it with this password (demo seeding and tests). */
+  ensureUser(input: { email: string; password: string; displayName: string }): Promise<{ uid: string; created: boolean }>;
+  /** Sends the set-password (password reset) email; its link opens /initial-password. */
+  sendPasswordSetupEmail(email: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export function createIdentityProvider(config: Config): IdentityProvider {
+  const app: App = initializeApp(
+    config.FIREBASE_AUTH_EMULATOR_HOST
+      ? { projectId: config.FIREBASE_PROJECT_ID }
+      : { projectId: config.FIREBASE_PROJECT_ID, credential: applicationDefault() },
+    `portal-${++counter}`,
+  );
+  const auth = getAuth(app);
+  const identityToolkit = config.FIREBASE_AUTH_EMULATOR_HOST
+    ? `http://${config.FIREBASE_AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1`
+    : 'https://identitytoolkit.googleapis.com/v1';
+  return {
+    async verifyIdToken(token) {
+      // checkRevoked: a disabled or signed-out-everywhere account stops working at once.
+      const decoded = await auth.verifyIdToken(token, true);
+      return { uid: decoded.uid, email: decoded.email ?? null };
+    },
+    async createUser({ email, displayName }) {
+      const user = await auth.createUser({ email, displayName, emailVerified: false });
+      return { uid: user.uid };
+    },
+    async userExists(uid) {
+      try {
+        await auth.getUser(uid);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async ensureUser({ email, password, displayName }) {
+      try {
+        const existing = await auth.getUserByEmail(email);
+        return { uid: existing.uid, created: false };
+      } catch {
+        const user = await auth.createUser({ email, password, displayName, emailVerified: true });
+        return { uid: user.uid, created: true };
+      }
+    },
+    async sendPasswordSetupEmail(email) {
+      // The Admin SDK only generates links; the REST call makes the provider send the email itself.
+      const key = process.env.FIREBASE_WEB_API_KEY ?? 'emulator-key';
+      const res = await fetch(`${identityToolkit}/accounts:sendOobCode?key=${encodeURIComponent(key)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ requestType: 'PASSWORD_RESET', email }),
+      });
+      if (!res.ok) throw new Error(`Could not send the set-password email (${res.status})`);
+    },
+    close: () => deleteApp(app),
+  };
+}

@@ -1,0 +1,63 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { users } from '../db/schema.ts';
+import { forbidden, unauthorized } from '../errors.ts';
+import type { IdentityProvider } from '../firebase.ts';
+
+export interface AuthUser {
+  uid: string;
+  email: string;
+  isAdmin: boolean;
+  isClient: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+  interface FastifyInstance {
+    authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+}
+
+/**
+ * Verifies the Firebase ID token and loads the caller's roles from the database on every call, so a
+ * role granted or revoked by an admin takes effect on the user's next request, with no new sign-in.
+ * An account created on the external sign-up page has no row yet: it gets one here, as a lead.
+ */
+export function registerAuth(app: FastifyInstance, deps: { db: Db; identity: IdentityProvider }) {
+  app.decorateRequest('user', null);
+
+  app.decorate('authenticate', async (request: FastifyRequest) => {
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer ([A-Za-z0-9._-]+)$/.exec(header);
+    if (!match) throw unauthorized();
+    let identity: { uid: string; email: string | null };
+    try {
+      identity = await deps.identity.verifyIdToken(match[1]);
+    } catch {
+      throw unauthorized();
+    }
+    request.user = await loadOrCreateUser(deps.db, identity);
+  });
+
+  app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
+    await app.authenticate(request, reply);
+    if (!request.user?.isAdmin) throw forbidden();
+  });
+}
+
+async function loadOrCreateUser(db: Db, identity: { uid: string; email: string | null }): Promise<AuthUser> {
+  const existing = await db.select().from(users).where(eq(users.uid, identity.uid)).limit(1);
+  const row =
+    existing[0] ??
+    (await db
+      .insert(users)
+      .values({ uid: identity.uid, email: identity.email ?? '', isClient: false, filledInitialForm: false })
+      .onConflictDoNothing()
+      .returning()
+      .then(async (rows) => rows[0] ?? (await db.select().from(users).where(eq(users.uid, identity.uid)))[0]));
+  return { uid: row.uid, email: row.email, isAdmin: row.isAdmin, isClient: row.isClient };
+}

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { idempotencyKeys } from '../db/schema.ts';
+import { HttpError } from '../errors.ts';
+
+export const KEY_TTL_DAYS = 30;
+/** A claim still "running" after this long belongs to a crashed attempt and may be taken over. */
+const STALE_CLAIM_MS = 2 * 60 * 1000;
+const KEY_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyClaim: { userId: string; key: string } | null;
+  }
+}
+
+/**
+ * Same user, same Idempotency-Key: same body replays the stored first answer (nothing new is
+ * stored), a different body is 422, and a first attempt still running is 409. The claim is one
+ * INSERT … ON CONFLICT DO NOTHING on (user, key), so concurrent replays cannot both run.
+ */
+export function registerIdempotency(app: FastifyInstance, db: Db) {
+  app.decorateRequest('idempotencyClaim', null);
+
+  app.addHook('preHandler', async (request, reply) => {
+    const key = request.headers['idempotency-key'];
+    if (!MUTATING.has(request.method) || key === undefined || !request.user) return;
+    if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+      throw new HttpError(400, 'BAD_IDEMPOTENCY_KEY', 'Idempotency-Key must be 8 to 128 letters, digits, - or _');
+    }
+    const userId = request.user.uid;
+    const bodyHash = hashRequest(request);
+    const path = request.routeOptions.url ?? request.url;
+    const claimed = await db
+      .insert(idempotencyKeys)
+      .values({ userId, key, method: request.method, path, bodyHash, state: 'running' })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (claimed.length === 1) {
+      request.idempotencyClaim = { userId, key };
+      return;
+    }
+    const [existing] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+    if (!existing) throw new HttpError(409, 'IDEMPOTENCY_RETRY', 'Please retry this request');
+    if (existing.bodyHash !== bodyHash || existing.method !== request.method || existing.path !== path) {
+      throw new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request');
+    }
+    if (existing.state === 'running') {
+      if (Date.now() - Date.parse(existing.createdAt) < STALE_CLAIM_MS) {
+        throw new HttpError(409, 'IDEMPOTENCY_IN_PROGRESS', 'The first request with this Idempotency-Key is still being processed');
+      }
+      const retaken = await db
+        .update(idempotencyKeys)
+        .set({ createdAt: sql`now()` })
+        .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.createdAt, existing.createdAt)))
+        .returning({ key: idempotencyKeys.key });
+      if (retaken.length !== 1) throw new HttpError(409, 'IDEMPOTENCY_IN_PROGRESS', 'The first request with this Idempotency-Key is still being processed');
+      request.idempotencyClaim = { userId, key };
+      return;
+    }
+    reply.header('idempotent-replayed', 'true');
+    return reply.status(existing.responseStatus ?? 200).send(existing.responseBody);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotencyClaim;
+    if (!claim) return payload;
+    request.idempotencyClaim = null;
+    const where = and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key));
+    if (reply.statusCode >= 500) {
+      // Nothing was committed that the client may rely on: free the key so a retry runs again.
+      await db.delete(idempotencyKeys).where(where);
+      return payload;
+    }
+    const body = typeof payload === 'string' ? safeJson(payload) : null;
+    await db.update(idempotencyKeys).set({ state: 'done', responseStatus: reply.statusCode, responseBody: body }).where(where);
+    return payload;
+  });
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Hash of method, route and body; file parts contribute their bytes' hash, not their buffers. */
+function hashRequest(request: FastifyRequest): string {
+  const normalised = JSON.stringify(request.body ?? null, (_key, value) => {
+    if (value && typeof value === 'object' && 'data' in value && Buffer.isBuffer((value as { data: unknown }).data)) {
+      const file = value as { filename?: string; data: Buffer };
+      return { filename: file.filename, sha256: createHash('sha256').update(file.data).digest('hex') };
+    }
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)));
+    }
+    return value;
+  });
+  return createHash('sha256').update(`${request.method} ${request.routeOptions.url}\n${normalised}`).digest('hex');
+}
+
+export async function pruneIdempotencyKeys(db: Db): Promise<void> {
+  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, sql`now() - make_interval(days => ${KEY_TTL_DAYS})`));
+}

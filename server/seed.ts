@@ -1,0 +1,39 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from './db/client.ts';
+import { users } from './db/schema.ts';
+import type { IdentityProvider } from './firebase.ts';
+import { seedClientData } from './seed-data.ts';
+
+export const demoAccounts = [
+  { email: 'admin@demo.test', password: 'Admin#2026', firstName: 'Ada', lastName: 'Admin', role: 'admin approved' },
+  { email: 'client@demo.test', password: 'Client#2026', firstName: 'Dana', lastName: 'Client', role: 'approved client, initial form filled' },
+  { email: 'lead@demo.test', password: 'Lead#2026', firstName: 'Leo', lastName: 'Lead', role: 'signed up, not approved, initial form not filled' },
+] as const;
+
+/** Idempotent: accounts and rows that exist are left as they are, so a second start changes nothing. */
+export async function seedDemo({ db, identity }: { db: Db; identity: IdentityProvider }) {
+  for (const account of demoAccounts) {
+    const { uid } = await identity.ensureUser({
+      email: account.email,
+      password: account.password,
+      displayName: `${account.firstName} ${account.lastName}`,
+    });
+    const [existing] = await db.select({ uid: users.uid }).from(users).where(eq(users.uid, uid));
+    if (existing) continue;
+    const isAdmin = account.email === 'admin@demo.test';
+    const isLead = account.email === 'lead@demo.test';
+    await db.insert(users).values({
+      uid,
+      email: account.email,
+      firstName: account.firstName,
+      lastName: account.lastName,
+      isAdmin,
+      isClient: !isLead,
+      filledInitialForm: !isLead,
+      initialForm: isLead
+        ? null
+        : { moneyLost: 12500, lastFundsTransfer: Date.UTC(2026, 9, 3, 14, 30), fraudType: 'CRYPTO', fraudUrl: 'https://fake-exchange.example', name: `${account.firstName} ${account.lastName}` },
+    });
+    if (account.email === 'client@demo.test') await seedClientData(db, uid);
+  }
+}

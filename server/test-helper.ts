@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase } from './db/client.ts';
+import { createEvents } from './events.ts';
+import { createIdentityProvider } from './firebase.ts';
+import { createDiskStorage } from './storage.ts';
+
+/**
+ * A real app for server tests: the real Firebase Auth emulator (started by scripts/with-emulator.ts),
+ * and PGlite in memory, or the throwaway PostgreSQL when `backend` is 'postgres'.
+ */
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  close(): Promise<void>;
+  /** Creates an emulator account (and so, on first call, a lead profile) and returns a signed-in user. */
+  user(opts?: { admin?: boolean; client?: boolean; email?: string; password?: string }): Promise<TestUser>;
+}
+
+export interface TestUser {
+  uid: string;
+  email: string;
+  token: string;
+  headers: { authorization: string };
+}
+
+export type Backend = 'pglite' | 'postgres';
+
+export function backends(): Backend[] {
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export function postgresSkipReason(): string | null {
+  return process.env.TEST_DATABASE_URL ? null : (process.env.TEST_PG_SKIP_REASON ?? 'TEST_DATABASE_URL not set');
+}
+
+export async function createTestApp(opts: { backend?: Backend; maxUploadBytes?: number } = {}): Promise<TestApp> {
+  const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST;
+  if (!emulator) throw new Error('Server tests need the Auth emulator: run them with `npm run test:server`.');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-test-'));
+  const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'no-build') });
+  const url = opts.backend === 'postgres' ? await freshSchemaUrl() : undefined;
+  const database = await openDatabase(url ? { url } : {});
+  const events = await createEvents(database);
+  const identity = createIdentityProvider(config);
+  const storage = createDiskStorage(path.join(dataDir, 'files'), opts.maxUploadBytes ?? config.UPLOAD_MAX_BYTES);
+  const ctx: AppContext = { config, database, db: database.db, identity, events, storage };
+  const app = await buildApp(ctx);
+  await app.ready();
+  let n = 0;
+  return {
+    app,
+    ctx,
+    async close() {
+      await app.close();
+      await events.close();
+      await identity.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    async user(o = {}) {
+      const email = o.email ?? `u${Date.now()}-${process.pid}-${++n}-${Math.random().toString(36).slice(2, 8)}@test.example`;
+      const password = o.password ?? 'Secret#123';
+      const token = await signUp(emulator, email, password);
+      const me = await app.inject({ method: 'GET', url: '/api/user', headers: { authorization: `Bearer ${token.idToken}` } });
+      const uid = token.localId;
+      if (me.statusCode !== 200) throw new Error(`profile bootstrap failed: ${me.body}`);
+      if (o.admin || o.client) {
+        const { users } = await import('./db/schema.ts');
+        const { eq } = await import('drizzle-orm');
+        await database.db.update(users).set({ isAdmin: !!o.admin, isClient: !!o.client || !!o.admin }).where(eq(users.uid, uid));
+      }
+      return { uid, email, token: token.idToken, headers: { authorization: `Bearer ${token.idToken}` } };
+    },
+  };
+}
+
+export async function signUp(emulatorHost: string, email: string, password: string): Promise<{ idToken: string; localId: string }> {
+  const res = await fetch(`http://${emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=fake-api-key`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, returnSecureToken: true }),
+  });
+  if (!res.ok) throw new Error(`emulator sign-up failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { idToken: string; localId: string };
+}
+
+/** Each PostgreSQL test file gets its own database, so files can run in parallel. */
+async function freshSchemaUrl(): Promise<string> {
+  const base = process.env.TEST_DATABASE_URL!;
+  const pg = (await import('pg')).default;
+  const name = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

@@ -1,0 +1,20 @@
+import { HStack, Image, Text } from '@chakra-ui/react';
+
+/**
+ * The spec gives the platform no name; this one is a placeholder kept in a single place so the
+ * sidebar, drawer and footer change together when the real name is known.
+ */
+export const productName = 'Fraud Recovery Portal';
+
+export function BrandMark({ compact = false }: { compact?: boolean }) {
+  return (
+    <HStack gap="2" px={compact ? '0' : '3'} py="4" justifyContent={compact ? 'center' : 'flex-start'}>
+      <Image src="/logo.svg" alt={compact ? productName : ''} boxSize="32px" />
+      {!compact && (
+        <Text fontWeight="bold" fontSize="md" color="portal.text" lineClamp={1}>
+          {productName}
+        </Text>
+      )}
+    </HStack>
+  );
+}

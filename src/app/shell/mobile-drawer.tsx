@@ -1,0 +1,65 @@
+import { Box, Button, CloseButton, Drawer, Portal } from '@chakra-ui/react';
+import { Bell, LogOut, Upload } from 'lucide-react';
+import { iconSize, sidebarWidthPx } from '../theme.ts';
+import { BrandMark } from './brand-mark.tsx';
+import { navSections } from './nav-items.ts';
+import { NavActionRow, NavSections, NavSectionTitle } from './nav-list.tsx';
+
+export interface MobileDrawerProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  isAdmin: boolean;
+  onUploadFiles(): void;
+  onLogout(): void;
+}
+
+/** Navigation under 768px: the sidebar's sections plus a User section, in a modal drawer. */
+export function MobileDrawer({ open, onOpenChange, isAdmin, onUploadFiles, onLogout }: MobileDrawerProps) {
+  const close = () => onOpenChange(false);
+  // The drawer traps focus; it must be gone before a modal (upload) or a sign-out takes over.
+  const closeThen = (action: () => void) => () => {
+    close();
+    action();
+  };
+  const userSection = { title: 'User', items: [{ label: 'Notifications', to: '/notifications', icon: Bell }] };
+
+  return (
+    <Drawer.Root open={open} onOpenChange={(details) => onOpenChange(details.open)} placement="start">
+      <Portal>
+        <Drawer.Backdrop />
+        <Drawer.Positioner>
+          <Drawer.Content width={`${sidebarWidthPx}px`} maxWidth="85vw" boxShadow="none">
+            <Drawer.Header px="4" py="0">
+              <Drawer.Title asChild>
+                <Box flex="1">
+                  <BrandMark />
+                </Box>
+              </Drawer.Title>
+            </Drawer.Header>
+            <Drawer.Body px="4" pb="6">
+              <Box as="nav" aria-label="Main navigation">
+                <NavSections sections={navSections(isAdmin)} onNavigate={close} />
+              </Box>
+              <Box as="section" aria-label="General Files">
+                <NavSectionTitle title="General Files" />
+                <Box px="3" pt="1">
+                  <Button colorPalette="brand" width="100%" onClick={closeThen(onUploadFiles)}>
+                    <Upload size={iconSize} aria-hidden="true" />
+                    Upload Files
+                  </Button>
+                </Box>
+              </Box>
+              <Box as="nav" aria-label="User menu">
+                <NavSections sections={[userSection]} onNavigate={close} />
+                <NavActionRow label="Logout" icon={LogOut} onClick={closeThen(onLogout)} />
+              </Box>
+            </Drawer.Body>
+            <Drawer.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label="Close menu" position="absolute" top="3" insetEnd="2" />
+            </Drawer.CloseTrigger>
+          </Drawer.Content>
+        </Drawer.Positioner>
+      </Portal>
+    </Drawer.Root>
+  );
+}

@@ -1,0 +1,179 @@
+import '@fontsource-variable/plus-jakarta-sans';
+import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
+
+/**
+ * The spec's icon size. lucide-react draws at 24px unless told otherwise, so shell and feature
+ * code pass this to every icon instead of relying on the library default.
+ */
+export const iconSize = 22;
+
+/** Spec section 9: the shell switches to the drawer layout under this width. */
+export const mobileBreakpointPx = 768;
+
+/** Spec section 9: the drawer and the desktop sidebar are both this wide. */
+export const sidebarWidthPx = 240;
+
+/**
+ * The named palette of the spec, as raw values for the rare places that cannot take a token
+ * (the SVG logo, canvas charts). Everything else should use the `portal.*` colour tokens.
+ */
+export const palette = {
+  text: '#2A3547',
+  green: '#13DEB9',
+  white: '#FFFFFF',
+  background: '#F6F9FC',
+  backgroundAlt: '#F2F6FA',
+  blue: '#5D87FF',
+  border: '#e5eaef',
+  nav: '#5A6A85',
+  muted: '#7C8FAC',
+} as const;
+
+const fontStack = '"Plus Jakarta Sans Variable", sans-serif';
+
+/**
+ * Tabs get the selected look the spec asks for (solid blue accent, white text) in every variant,
+ * so a feature does not have to remember which variant to pick to stay on-brand.
+ */
+const selectedAccent = {
+  bg: 'colorPalette.solid',
+  color: 'colorPalette.contrast',
+  shadow: 'none',
+} as const;
+
+/**
+ * The merge in createSystem combines arrays index by index, so an override must list exactly the
+ * default slots; reading them from the default config keeps that true across Chakra upgrades.
+ */
+function slotsOf(recipe: string): string[] {
+  return [...(defaultConfig.theme?.slotRecipes?.[recipe]?.slots ?? [])];
+}
+
+const config = defineConfig({
+  globalCss: {
+    body: {
+      fontFamily: 'body',
+      fontSize: '0.875rem',
+      color: 'portal.text',
+      bg: 'portal.background',
+    },
+    h1: {
+      fontSize: '1.125rem',
+      fontWeight: 'semibold',
+    },
+  },
+  theme: {
+    tokens: {
+      fonts: {
+        body: { value: fontStack },
+        heading: { value: fontStack },
+      },
+      colors: {
+        brand: {
+          50: { value: '#ECF2FF' },
+          100: { value: '#DCE6FF' },
+          200: { value: '#C1D3FF' },
+          300: { value: '#9BB8FF' },
+          400: { value: '#759AFF' },
+          500: { value: '#5D87FF' },
+          600: { value: '#4273FC' },
+          700: { value: '#2F5FE6' },
+          800: { value: '#264CB8' },
+          900: { value: '#1F3D8F' },
+          950: { value: '#142659' },
+        },
+        portal: {
+          text: { value: palette.text },
+          green: { value: palette.green },
+          white: { value: palette.white },
+          background: { value: palette.background },
+          backgroundAlt: { value: palette.backgroundAlt },
+          blue: { value: palette.blue },
+          border: { value: palette.border },
+          nav: { value: palette.nav },
+          muted: { value: palette.muted },
+        },
+      },
+    },
+    semanticTokens: {
+      colors: {
+        brand: {
+          solid: { value: '{colors.brand.500}' },
+          contrast: { value: '{colors.white}' },
+          // 700 rather than 500 for text: #5D87FF on white is below the 4.5:1 text contrast minimum.
+          fg: { value: { _light: '{colors.brand.700}', _dark: '{colors.brand.300}' } },
+          muted: { value: { _light: '{colors.brand.100}', _dark: '{colors.brand.900}' } },
+          subtle: { value: { _light: '{colors.brand.50}', _dark: '{colors.brand.950}' } },
+          emphasized: { value: { _light: '{colors.brand.200}', _dark: '{colors.brand.800}' } },
+          focusRing: { value: '{colors.brand.500}' },
+          border: { value: { _light: '{colors.brand.500}', _dark: '{colors.brand.400}' } },
+        },
+        // The whole UI reads the default fg/border tokens, so pointing them at the named palette
+        // keeps Chakra components and hand-written boxes the same colour.
+        fg: {
+          DEFAULT: { value: { _light: '{colors.portal.text}', _dark: '{colors.gray.50}' } },
+          muted: { value: { _light: '{colors.portal.muted}', _dark: '{colors.gray.400}' } },
+        },
+        border: {
+          DEFAULT: { value: { _light: '{colors.portal.border}', _dark: '{colors.gray.800}' } },
+        },
+      },
+      radii: {
+        l2: { value: '7px' },
+        l3: { value: '7px' },
+      },
+    },
+    textStyles: {
+      h1: { value: { fontSize: '1.125rem', lineHeight: '1.6', fontWeight: 'semibold' } },
+      body: { value: { fontSize: '0.875rem', lineHeight: '1.5' } },
+    },
+    slotRecipes: {
+      card: {
+        slots: slotsOf('card'),
+        // Panels are flat in this design: the outline is the only separation.
+        variants: { variant: { elevated: { root: { boxShadow: 'none', borderWidth: '1px' } } } },
+      },
+      tabs: {
+        slots: slotsOf('tabs'),
+        base: {
+          root: {
+            colorPalette: 'brand',
+            '--tabs-indicator-bg': 'colors.colorPalette.solid',
+            '--tabs-indicator-shadow': 'none',
+          },
+          trigger: { textTransform: 'none' },
+        },
+        variants: {
+          variant: {
+            line: { trigger: { _selected: selectedAccent } },
+            subtle: { trigger: { _selected: selectedAccent } },
+            enclosed: { trigger: { _selected: selectedAccent } },
+            outline: { trigger: { _selected: selectedAccent } },
+            plain: { trigger: { _selected: selectedAccent } },
+          },
+        },
+      },
+      segmentGroup: {
+        slots: slotsOf('segmentGroup'),
+        base: {
+          root: {
+            colorPalette: 'brand',
+            '--segment-indicator-bg': 'colors.colorPalette.solid',
+            '--segment-indicator-shadow': 'none',
+          },
+          item: {
+            textTransform: 'none',
+            _checked: { color: 'colorPalette.contrast' },
+          },
+        },
+      },
+      switch: {
+        slots: slotsOf('switch'),
+        base: { root: { colorPalette: 'brand' } },
+      },
+    },
+  },
+});
+
+/** The Chakra system for `<ChakraProvider value={system}>`. */
+export const system = createSystem(defaultConfig, config);
