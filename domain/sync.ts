@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, UserFile } from './schemas.ts';
+
+/** Cursor of the delta feed: the highest change sequence number the client has applied. */
+export const SyncCursor = z.string().regex(/^\d{1,18}$/, 'cursor must be a non-negative integer');
+export const SyncQuery = z.object({ cursor: SyncCursor.default('0'), limit: z.coerce.number().int().min(1).max(5000).default(2000) });
+
+/**
+ * One page of GET /api/sync: every row of the user's that changed after `cursor`, oldest first.
+ * `hasMore` means the client should pull again at once with the returned cursor.
+ */
+export const SyncPage = z.object({
+  cursor: SyncCursor,
+  hasMore: z.boolean(),
+  profile: Profile.nullable(),
+  requests: z.array(ProductRequest),
+  deals: z.array(Deal),
+  refunds: z.array(RefundRequest),
+  notifications: z.array(NotificationItem),
+  contactRequests: z.array(ContactRequest),
+  files: z.array(UserFile),
+});
+export type SyncPage = z.infer<typeof SyncPage>;
