@@ -14,6 +14,20 @@ export function bin(name: string): string {
   return join(ROOT, 'node_modules', '.bin', name);
 }
 
+/**
+ * process.env with node_modules/.bin first on PATH, so that `#!/usr/bin/env node` tools (firebase,
+ * vite, vitest) run on the project's Node 24 even when a script is started outside npm.
+ */
+export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const binDir = join(ROOT, 'node_modules', '.bin');
+  const path = process.env.PATH ?? '';
+  return {
+    ...process.env,
+    PATH: path.split(':').includes(binDir) ? path : `${binDir}:${path}`,
+    ...extra,
+  };
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export interface WaitOptions {
@@ -120,7 +134,7 @@ export function spawnManaged(name: string, cmd: string, args: string[], opts: Sp
   const output = opts.output ?? 'prefix';
   const spawnOpts: SpawnOptions = {
     cwd: opts.cwd ?? ROOT,
-    env: opts.env ?? process.env,
+    env: opts.env ?? childEnv(),
     detached: true,
     stdio: output === 'inherit' ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
   };
@@ -133,7 +147,7 @@ export function spawnManaged(name: string, cmd: string, args: string[], opts: Sp
       const parts = text.split('\n');
       partial = parts.pop() ?? '';
       for (const line of parts) {
-        lines.push(line);
+        lines.push(line.replace(/\x1b\[[0-9;]*m/g, ''));
         if (lines.length > 400) lines.shift();
         if (output === 'prefix') stream.write(`[${name}] ${line}\n`);
       }
@@ -212,6 +226,8 @@ export interface AuthEmulatorOptions {
 export interface AuthEmulator {
   /** host:port, the value for FIREBASE_AUTH_EMULATOR_HOST */
   host: string;
+  /** Resolves with the exit code when the emulator process ends (expectedly or not). */
+  exited: Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -227,7 +243,17 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
   writeFileSync(
     configPath,
     JSON.stringify(
-      { emulators: { auth: { host: '127.0.0.1', port }, ui: { enabled: false }, hub: { host: '127.0.0.1' }, logging: { host: '127.0.0.1' }, singleProjectMode: true } },
+      {
+        emulators: {
+          auth: { host: '127.0.0.1', port },
+          ui: { enabled: false },
+          // Own free ports for the hub and logging emulators: left to their defaults (4400, 4500)
+          // every emulator on the machine races for the same ports, and the loser may crash.
+          hub: { host: '127.0.0.1', port: await freePort() },
+          logging: { host: '127.0.0.1', port: await freePort() },
+          singleProjectMode: true,
+        },
+      },
       null,
       2,
     ),
@@ -247,7 +273,7 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
     // TMPDIR: firebase-tools finds "its" hub for --export-on-exit through a locator file named
     // after the project in os.tmpdir(); two emulators for demo-portal (dev + tests) would
     // otherwise share it and one could export the other's accounts.
-    env: { ...process.env, TMPDIR: workDir, FIREBASE_AUTH_EMULATOR_HOST: undefined, NO_COLOR: '1' },
+    env: { ...childEnv(), TMPDIR: workDir, FIREBASE_AUTH_EMULATOR_HOST: undefined, NO_COLOR: '1' },
   });
 
   const cleanup = () => rmSync(workDir, { recursive: true, force: true });
@@ -266,13 +292,14 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
   let stopping: Promise<void> | undefined;
   return {
     host,
+    exited: proc.exited,
     stop() {
       stopping ??= (async () => {
         // SIGINT lets firebase-tools run --export-on-exit before it exits.
         const code = await proc.stop({ signal: 'SIGINT', graceMs: 20_000 });
-        if (code !== 0 && code !== 130 && opts.verbose !== false && proc.tail()) {
-          // Only worth showing when the export may have failed.
-          if (/error/i.test(proc.tail(20))) process.stderr.write(`[auth] exited with ${code}:\n${proc.tail(20)}\n`);
+        // Worth showing when quiet and the export may have failed.
+        if (code !== 0 && code !== 130 && !opts.verbose) {
+          process.stderr.write(`[auth] the emulator exited with code ${code}; its last output:\n${proc.tail(20)}\n`);
         }
         cleanup();
       })();

@@ -2,7 +2,7 @@
 // PostgreSQL, then stops both whatever happens. Usage: node scripts/with-emulator.ts vitest run --project server
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { bin, ROOT, startAuthEmulator, type AuthEmulator } from './emulator.ts';
+import { bin, childEnv, ROOT, startAuthEmulator, type AuthEmulator } from './emulator.ts';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../tests/support/postgres.ts';
 
 const [command, ...args] = process.argv.slice(2);
@@ -50,11 +50,7 @@ try {
   if (pgResult.status === 'rejected') throw pgResult.reason;
   const emu = (emulator = emuResult.value);
   const pg = pgResult.value;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    FIREBASE_AUTH_EMULATOR_HOST: emu.host,
-    FIREBASE_PROJECT_ID: projectId,
-  };
+  const env = childEnv({ FIREBASE_AUTH_EMULATOR_HOST: emu.host, FIREBASE_PROJECT_ID: projectId });
   if ('url' in pg) {
     env.TEST_DATABASE_URL = pg.url;
     delete env.TEST_PG_SKIP_REASON;

@@ -123,8 +123,9 @@ async function serveApp(app: FastifyInstance, ctx: AppContext) {
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root,
-      wildcard: false,
       index: false,
+      // index.html goes through injectClientConfig (the not-found handler below), never straight from disk.
+      allowedPath: (pathName) => pathName !== '/index.html',
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -3,6 +3,7 @@ import type { Db } from './db/client.ts';
 import { users } from './db/schema.ts';
 import type { IdentityProvider } from './firebase.ts';
 import { seedClientData } from './seed-data.ts';
+import type { Storage } from './storage.ts';
 
 export const demoAccounts = [
   { email: 'admin@demo.test', password: 'Admin#2026', firstName: 'Ada', lastName: 'Admin', role: 'admin approved' },
@@ -11,7 +12,7 @@ export const demoAccounts = [
 ] as const;
 
 /** Idempotent: accounts and rows that exist are left as they are, so a second start changes nothing. */
-export async function seedDemo({ db, identity }: { db: Db; identity: IdentityProvider }) {
+export async function seedDemo({ db, identity, storage }: { db: Db; identity: IdentityProvider; storage: Storage }) {
   for (const account of demoAccounts) {
     const { uid } = await identity.ensureUser({
       email: account.email,
@@ -22,18 +23,21 @@ export async function seedDemo({ db, identity }: { db: Db; identity: IdentityPro
     if (existing) continue;
     const isAdmin = account.email === 'admin@demo.test';
     const isLead = account.email === 'lead@demo.test';
-    await db.insert(users).values({
-      uid,
-      email: account.email,
-      firstName: account.firstName,
-      lastName: account.lastName,
-      isAdmin,
-      isClient: !isLead,
-      filledInitialForm: !isLead,
-      initialForm: isLead
-        ? null
-        : { moneyLost: 12500, lastFundsTransfer: Date.UTC(2026, 9, 3, 14, 30), fraudType: 'CRYPTO', fraudUrl: 'https://fake-exchange.example', name: `${account.firstName} ${account.lastName}` },
+    // The profile and the demo client's data commit together: a failed seed leaves nothing behind to skip next time.
+    await db.transaction(async (tx) => {
+      await tx.insert(users).values({
+        uid,
+        email: account.email,
+        firstName: account.firstName,
+        lastName: account.lastName,
+        isAdmin,
+        isClient: !isLead,
+        filledInitialForm: !isLead,
+        initialForm: isLead
+          ? null
+          : { moneyLost: 12500, lastFundsTransfer: Date.UTC(2026, 9, 3, 14, 30), fraudType: 'CRYPTO', fraudUrl: 'https://fake-exchange.example', name: `${account.firstName} ${account.lastName}` },
+      });
+    if (account.email === 'client@demo.test') await seedClientData(tx as unknown as Db, uid, storage);
     });
-    if (account.email === 'client@demo.test') await seedClientData(db, uid);
   }
 }

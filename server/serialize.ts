@@ -1,5 +1,6 @@
-import type { Profile } from '../domain/schemas.ts';
-import type { users } from './db/schema.ts';
+import type { Deal, ProductRequest, Profile, RefundRequest, Visit } from '../domain/schemas.ts';
+import type { deals, productRequests, refunds, users, visits } from './db/schema.ts';
+import type { SignedLinks } from './signed-links.ts';
 
 /** Row → API shape. Kept in one place so the REST answers and the sync feed can never disagree. */
 export function toProfile(row: typeof users.$inferSelect): Profile {
@@ -14,5 +15,85 @@ export function toProfile(row: typeof users.$inferSelect): Profile {
     initialForm: (row.initialForm as Profile['initialForm']) ?? null,
     activityStatus: row.activityStatus === 'ACTIVE' ? 'ACTIVE' : 'IN_ACTIVE',
     createdAt: new Date(row.createdAt).toISOString(),
+  };
+}
+
+type RequestRow = typeof productRequests.$inferSelect;
+type DealRow = typeof deals.$inferSelect;
+type RefundRow = typeof refunds.$inferSelect;
+type VisitRow = typeof visits.$inferSelect;
+
+const iso = (value: string) => new Date(value).toISOString();
+
+/** What is still owed: null while no total is set, never below zero. */
+export function leftToPay(row: Pick<RequestRow, 'totalAmount' | 'paid'>): number | null {
+  return row.totalAmount === null ? null : Math.max(0, row.totalAmount - row.paid);
+}
+
+/** Paid in full: a total is set and nothing is left to pay. Gates the final file and Live Details. */
+export function isFullyPaid(row: Pick<RequestRow, 'totalAmount' | 'paid'>): boolean {
+  const left = leftToPay(row);
+  return left !== null && left <= 0;
+}
+
+export function toRequest(row: RequestRow): ProductRequest {
+  return {
+    id: row.id,
+    productRequestType: row.productRequestType as ProductRequest['productRequestType'],
+    Created_Time: iso(row.createdAt),
+    status: row.status as ProductRequest['status'],
+    contractSigned: row.contractSigned,
+    totalAmount: row.totalAmount,
+    paid: row.paid,
+    leftToPay: leftToPay(row),
+    requestDetails: (row.requestDetails ?? {}) as ProductRequest['requestDetails'],
+    attachments: ((row.attachments ?? []) as ProductRequest['attachments']).map((a) => ({ id: a.id, field: a.field, name: a.name })),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+/**
+ * `deals.invoiceUrl` holds the `files.id` of the invoice PDF; the API turns it into a signed,
+ * expiring download link. Pass `createSignedLinks(ctx.config.downloadSecret)` from signed-links.ts.
+ */
+export function toDeal(row: DealRow, links: SignedLinks): Deal {
+  return {
+    id: row.id,
+    requestId: row.requestId,
+    productRequestType: row.productRequestType as Deal['productRequestType'],
+    Created_Time: iso(row.createdAt),
+    amount: row.amount,
+    invoice: row.invoiceUrl ? links.link(row.invoiceUrl) : null,
+  };
+}
+
+export function toRefund(row: RefundRow): RefundRequest {
+  return {
+    id: row.id,
+    tool: row.tool as RefundRequest['tool'],
+    processId: row.requestId,
+    refundRequestType: row.refundRequestType as RefundRequest['refundRequestType'],
+    reason: row.reason,
+    createdAt: iso(row.createdAt),
+  };
+}
+
+export function toVisit(row: VisitRow): Visit {
+  return {
+    id: row.id,
+    userId: row.userId,
+    productRequestId: row.requestId,
+    ip: row.ip,
+    host: row.host,
+    source: row.source,
+    domain: row.domain,
+    brand: row.brand,
+    time: iso(row.time),
+    country: row.country,
+    isp: row.isp,
+    vpn: row.vpn,
+    new: row.isNew,
+    archive: row.archive,
+    ipDetails: (row.ipDetails as Visit['ipDetails']) ?? null,
   };
 }

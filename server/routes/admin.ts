@@ -1,4 +1,71 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelope, ExistingUserBody, NewUserBody, Profile } from '../../domain/schemas.ts';
 import type { AppContext } from '../context.ts';
+import { users } from '../db/schema.ts';
+import { HttpError, notFound } from '../errors.ts';
+import { toProfile } from '../serialize.ts';
 
-export async function adminRoutes(_app: FastifyInstance, _ctx: AppContext) {}
+/**
+ * Admin: Create User. POST /admin/users makes a new lead (Firebase account + profile) and emails the
+ * set-password link; POST /admin/users/link approves (contacts) or withdraws approval (leads) of an
+ * existing user. Roles are read from the database on every request, so the change applies at once.
+ */
+export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const admin = { onRequest: app.requireAdmin };
+
+  api.post(
+    '/admin/users',
+    { ...admin, schema: { tags: ['admin'], body: NewUserBody, response: { 201: envelope(z.object({ uid: z.string(), email: z.string() })) } } },
+    async (request, reply) => {
+      const { firstName, lastName, phone, country } = request.body;
+      const email = request.body.email.trim().toLowerCase();
+      let uid: string;
+      try {
+        ({ uid } = await ctx.identity.createUser({ email, displayName: `${firstName} ${lastName}`, phone }));
+      } catch (err) {
+        if (firebaseCode(err) === 'auth/email-already-exists') {
+          throw new HttpError(409, 'EMAIL_EXISTS', `An account with the email ${email} already exists`);
+        }
+        if (firebaseCode(err) === 'auth/invalid-email') throw new HttpError(400, 'BAD_REQUEST', 'email must be a valid email address');
+        throw err;
+      }
+      await ctx.db.insert(users).values({ uid, email, firstName, lastName, phone, country, isClient: false, filledInitialForm: false });
+      try {
+        await ctx.identity.sendPasswordSetupEmail(email);
+      } catch (err) {
+        request.log.error({ err, uid }, 'set-password email not sent');
+        throw new HttpError(
+          502,
+          'EMAIL_NOT_SENT',
+          `The user was created, but the set-password email could not be sent. Ask them to use Reset Your Password on the sign-in page.`,
+        );
+      }
+      return reply.status(201).send({ data: { uid, email } });
+    },
+  );
+
+  api.post(
+    '/admin/users/link',
+    { ...admin, schema: { tags: ['admin'], body: ExistingUserBody, response: { 201: envelope(Profile) } } },
+    async (request, reply) => {
+      const { recordId, recordModule } = request.body;
+      const [row] = await ctx.db
+        .update(users)
+        .set({ isClient: recordModule === 'contacts' })
+        .where(eq(users.uid, recordId))
+        .returning();
+      if (!row) throw notFound(`User ${recordId} not found`);
+      await ctx.events.poke(row.uid);
+      return reply.status(201).send({ data: toProfile(row) });
+    },
+  );
+}
+
+function firebaseCode(err: unknown): string | undefined {
+  if (err && typeof err === 'object' && 'code' in err && typeof err.code === 'string') return err.code;
+  return undefined;
+}

@@ -1,4 +1,171 @@
-import type { FastifyInstance } from 'fastify';
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelope, UserFile } from '../../domain/schemas.ts';
 import type { AppContext } from '../context.ts';
+import { files, userAttachments } from '../db/schema.ts';
+import { HttpError, notFound } from '../errors.ts';
+import { toUserFile } from '../serialize-messages.ts';
+import type { StoredFile } from '../storage.ts';
 
-export async function fileRoutes(_app: FastifyInstance, _ctx: AppContext) {}
+/** What app.ts's multipart onFile turns each file part into. */
+const FilePart = z.object({ filename: z.string(), mimetype: z.string(), data: z.instanceof(Buffer) });
+type FilePart = z.infer<typeof FilePart>;
+
+/** One part named `files` arrives as an object, several as an array. A text part named `files` is refused. */
+const UploadBody = z.object({
+  files: z.union([FilePart, z.array(FilePart).min(1).max(10)], { error: 'files must be one or more file parts named "files"' }),
+});
+
+const UploadResult = envelope(z.object({ code: z.literal('SUCCESS'), message: z.string(), files: z.array(UserFile) }));
+
+export const MAX_ATTACHMENTS = 50;
+const AttachmentsBody = z.strictObject({
+  attachments: z
+    .array(
+      z.strictObject({
+        fileId: z.uuid('fileId must be a file id'),
+        note: z.string().trim().max(500, 'note must be at most 500 characters').optional(),
+      }),
+      { error: 'attachments must be a list' },
+    )
+    .max(MAX_ATTACHMENTS, `attachments can hold at most ${MAX_ATTACHMENTS} items`),
+});
+
+const FileIdParams = z.strictObject({ fileId: z.string().max(64) });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Kinds the owner may download here: what they uploaded themselves. Final reports are gated by payment elsewhere. */
+const DOWNLOADABLE = ['general', 'attachment'];
+
+/**
+ * General files: POST /user/files (multipart, one or more parts named `files`), GET /user/files (the
+ * caller's general files), GET /user/files/:fileId (download), and the spec's PATCH /user/attachments.
+ */
+export async function fileRoutes(app: FastifyInstance, ctx: AppContext) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const auth = { onRequest: app.authenticate };
+
+  api.post(
+    '/user/files',
+    {
+      ...auth,
+      // @fastify/multipart stops a part at the size cap while the body is read, before our handler runs.
+      errorHandler: (error: FastifyError) => {
+        if (error.code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new HttpError(413, 'FILE_TOO_LARGE', `Each file must be at most ${formatBytes(ctx.storage.maxBytes)}`);
+        }
+        if (error.code === 'FST_FILES_LIMIT') throw new HttpError(413, 'TOO_MANY_FILES', 'At most 10 files can be uploaded at once');
+        throw error;
+      },
+      schema: { tags: ['files'], consumes: ['multipart/form-data'], body: UploadBody, response: { 201: UploadResult } },
+    },
+    async (request, reply) => {
+      const parts: FilePart[] = Array.isArray(request.body.files) ? request.body.files : [request.body.files];
+      const userId = request.user!.uid;
+      // All or nothing: a refused file (413/415) removes the ones already written by this request.
+      const stored: { part: FilePart; file: StoredFile }[] = [];
+      try {
+        for (const part of parts) {
+          const name = cleanFileName(part.filename);
+          stored.push({ part: { ...part, filename: name }, file: await ctx.storage.save(part.data, name) });
+        }
+        const rows = await ctx.db
+          .insert(files)
+          .values(
+            stored.map(({ part, file }) => ({
+              userId,
+              kind: 'general',
+              originalName: part.filename,
+              storedName: file.storedName,
+              contentType: file.contentType,
+              size: file.size,
+              sha256: file.sha256,
+            })),
+          )
+          .returning();
+        await ctx.events.poke(userId);
+        return reply.status(201).send({ data: { code: 'SUCCESS' as const, message: 'Files uploaded successfully', files: rows.map(toUserFile) } });
+      } catch (err) {
+        await Promise.allSettled(stored.map(({ file }) => ctx.storage.remove(file.storedName)));
+        throw err;
+      }
+    },
+  );
+
+  api.get('/user/files', { ...auth, schema: { tags: ['files'], response: { 200: envelope(z.array(UserFile)) } } }, async (request) => {
+    const rows = await ctx.db
+      .select()
+      .from(files)
+      .where(and(eq(files.userId, request.user!.uid), eq(files.kind, 'general')))
+      .orderBy(desc(files.createdAt), desc(files.seq));
+    return { data: rows.map(toUserFile) };
+  });
+
+  api.get('/user/files/:fileId', { ...auth, schema: { tags: ['files'], params: FileIdParams } }, async (request, reply) => {
+    const { fileId } = request.params;
+    if (!UUID.test(fileId)) throw notFound('File not found');
+    const [row] = await ctx.db
+      .select()
+      .from(files)
+      .where(eq(files.id, fileId));
+    if (!row) throw notFound('File not found');
+    const data = await ctx.storage.read(row.storedName);
+    return reply
+      .header('content-type', row.contentType)
+      .header('content-disposition', contentDisposition(row.originalName))
+      .header('cache-control', 'private, no-store')
+      .header('x-content-type-options', 'nosniff')
+      .send(data);
+  });
+
+  api.patch(
+    '/user/attachments',
+    {
+      ...auth,
+      schema: { tags: ['files'], body: AttachmentsBody, response: { 200: envelope(z.object({ code: z.literal('SUCCESS'), message: z.string() })) } },
+    },
+    async (request) => {
+      const userId = request.user!.uid;
+      const { attachments } = request.body;
+      const ids = [...new Set(attachments.map((a) => a.fileId.toLowerCase()))];
+      if (ids.length > 0) {
+        const owned = await ctx.db
+          .select({ id: files.id })
+          .from(files)
+          .where(and(eq(files.userId, userId), inArray(files.id, ids)));
+        const ownedIds = new Set(owned.map((r) => r.id));
+        const missing = ids.find((id) => !ownedIds.has(id));
+        if (missing) throw notFound(`File ${missing} not found`);
+      }
+      await ctx.db.insert(userAttachments).values({ userId, payload: { attachments } });
+      request.log.info({ userId, count: attachments.length }, 'attachments updated');
+      await ctx.events.poke(userId);
+      return { data: { code: 'SUCCESS' as const, message: 'Attachments updated' } };
+    },
+  );
+}
+
+/**
+ * Keeps the last path segment, drops control characters, bounds the length; never empty. Browsers
+ * send a double quote in a multipart file name as %22 (HTML's form encoding), so it is restored.
+ */
+export function cleanFileName(raw: string): string {
+  const base = (raw.split(/[\\/]/).pop() ?? '').replace(/%22/g, '"');
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(-200);
+  return clean || 'file';
+}
+
+/** RFC 6266: an ASCII fallback plus the exact UTF-8 name. */
+function contentDisposition(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${+(n / 1024 / 1024).toFixed(1)} MB`;
+  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KB`;
+  return `${n} bytes`;
+}

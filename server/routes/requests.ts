@@ -1,4 +1,247 @@
+import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { Deal, LiveDetails, ProductRequest, RefundBody, RefundRequest, StatusCounts } from '../../domain/schemas.ts';
+import { texts } from '../../domain/texts.ts';
+import { findTool, toolByBackendName, ToolNameBackendSchema, tools, type ToolDefinition } from '../../domain/tools.ts';
 import type { AppContext } from '../context.ts';
+import { deals, files, productRequests, refunds, visits } from '../db/schema.ts';
+import { HttpError, notFound } from '../errors.ts';
+import { isFullyPaid, toDeal, toRefund, toRequest, toVisit } from '../serialize.ts';
+import { createSignedLinks } from '../signed-links.ts';
 
-export async function requestRoutes(_app: FastifyInstance, _ctx: AppContext) {}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const REFUNDABLE = new Set(['In Progress', 'Done']);
+/** Live Details shows at least this many placeholder rows before payment in full. */
+const MIN_PLACEHOLDER_ROWS = 3;
+
+const ToolParams = z.object({ toolId: z.string().max(100) });
+const RequestParams = z.object({ toolId: z.string().max(100), requestId: z.string().max(100) });
+const FileParams = z.object({ toolId: z.string().max(100), processId: z.string().max(100) });
+
+const RequestGroup = z.object({ productRequestType: ToolNameBackendSchema, requests: z.array(ProductRequest), deals: z.array(Deal) });
+const RequestDetails = z.object({
+  id: z.string(),
+  productRequestType: ToolNameBackendSchema,
+  requestDetails: ProductRequest.shape.requestDetails,
+  /** Track Master only: how many visits the tracking link has recorded so far. */
+  visits: z.number().optional(),
+});
+const BillingRow = z.object({
+  id: z.string(),
+  tool: ToolNameBackendSchema,
+  toolName: z.string(),
+  date: z.string(),
+  invoice: z.string().nullable(),
+});
+
+const missingRequest = () => notFound('Request not found');
+
+/** Content-Disposition for the original name: an ASCII fallback plus the exact name (RFC 6266). */
+function attachmentDisposition(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/**
+ * The requests, deals, refunds, final files, Live Details and billing of the signed-in user
+ * (docs/api.md, "Requests and tools"). Every lookup is scoped to the caller: someone else's id is 404.
+ */
+export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const auth = { onRequest: app.authenticate };
+  const links = createSignedLinks(ctx.config.downloadSecret);
+
+  function toolOr404(toolId: string): ToolDefinition {
+    const tool = findTool(toolId);
+    if (!tool) throw notFound(`Unknown tool ${toolId}`);
+    return tool;
+  }
+
+  async function ownRequest(uid: string, tool: ToolDefinition, requestId: string) {
+    if (!UUID.test(requestId)) throw missingRequest();
+    const [row] = await ctx.db
+      .select()
+      .from(productRequests)
+      .where(and(eq(productRequests.id, requestId), eq(productRequests.userId, uid), eq(productRequests.toolId, tool.id)));
+    if (!row) throw missingRequest();
+    return row;
+  }
+
+  api.get(
+    '/user/product-requests',
+    { ...auth, schema: { summary: 'The user\'s requests and deals, one group per tool', response: { 200: z.object({ data: z.array(RequestGroup) }) } } },
+    async (request) => {
+      const uid = request.user!.uid;
+      const [requestRows, dealRows] = await Promise.all([
+        ctx.db.select().from(productRequests).where(eq(productRequests.userId, uid)).orderBy(desc(productRequests.createdAt)),
+        ctx.db.select().from(deals).where(eq(deals.userId, uid)).orderBy(desc(deals.createdAt)),
+      ]);
+      return {
+        data: tools.map((tool) => ({
+          productRequestType: tool.ToolNameBackend,
+          requests: requestRows.filter((r) => r.productRequestType === tool.ToolNameBackend).map(toRequest),
+          deals: dealRows.filter((d) => d.productRequestType === tool.ToolNameBackend).map((d) => toDeal(d, links)),
+        })),
+      };
+    },
+  );
+
+  api.get(
+    '/user/product-requests-status-count',
+    { ...auth, schema: { response: { 200: z.object({ data: StatusCounts }) } } },
+    async (request) => {
+      const rows = await ctx.db
+        .select({ status: productRequests.status, n: count() })
+        .from(productRequests)
+        .where(eq(productRequests.userId, request.user!.uid))
+        .groupBy(productRequests.status);
+      const n = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+      return { data: { done: n('Done'), inProgress: n('In Progress'), pending: n('Pending'), waitingForActions: n('Waiting for actions') } };
+    },
+  );
+
+  api.get(
+    '/tools/:toolId/requests',
+    { ...auth, schema: { summary: 'The user\'s requests of one tool, newest first', params: ToolParams, response: { 200: z.object({ data: z.array(ProductRequest) }) } } },
+    async (request) => {
+      const tool = toolOr404(request.params.toolId);
+      const rows = await ctx.db
+        .select()
+        .from(productRequests)
+        .where(and(eq(productRequests.userId, request.user!.uid), eq(productRequests.toolId, tool.id)))
+        .orderBy(desc(productRequests.createdAt));
+      return { data: rows.map(toRequest) };
+    },
+  );
+
+  api.get(
+    '/tools/:toolId/requests/:requestId',
+    { ...auth, schema: { summary: 'One request\'s details', params: RequestParams, response: { 200: z.object({ data: RequestDetails }) } } },
+    async (request) => {
+      const tool = toolOr404(request.params.toolId);
+      const row = await ownRequest(request.user!.uid, tool, request.params.requestId);
+      const details: z.infer<typeof RequestDetails> = {
+        id: row.id,
+        productRequestType: row.productRequestType as z.infer<typeof RequestDetails>['productRequestType'],
+        requestDetails: toRequest(row).requestDetails,
+      };
+      if (tool.id === 'track-master') {
+        const [{ n }] = await ctx.db.select({ n: count() }).from(visits).where(eq(visits.requestId, row.id));
+        details.visits = Number(n);
+      }
+      return { data: details };
+    },
+  );
+
+  api.get(
+    '/tools/:toolId/requests/:requestId/live-details',
+    {
+      ...auth,
+      schema: {
+        summary: 'Track Master visits: a placeholder row count before payment in full, the visits after',
+        params: RequestParams,
+        response: { 200: z.object({ data: LiveDetails }) },
+      },
+    },
+    async (request) => {
+      const tool = toolOr404(request.params.toolId);
+      if (tool.id !== 'track-master') throw notFound('Live details exist for Track Master requests only');
+      const row = await ownRequest(request.user!.uid, tool, request.params.requestId);
+      const visitRows = await ctx.db.select().from(visits).where(eq(visits.requestId, row.id)).orderBy(desc(visits.time));
+      // Nothing of the visits leaks before payment in full, only how many rows to draw.
+      const data = isFullyPaid(row) ? visitRows.map(toVisit) : Math.max(MIN_PLACEHOLDER_ROWS, visitRows.length);
+      return { data: { id: row.id, data } };
+    },
+  );
+
+  api.post(
+    '/refund',
+    { ...auth, schema: { body: RefundBody, response: { 201: z.object({ data: RefundRequest }) } } },
+    async (request, reply) => {
+      const uid = request.user!.uid;
+      const { tool: toolName, processId, refundRequestType, reason } = request.body.refundRequest;
+      const tool = toolByBackendName(toolName)!;
+      const row = await ownRequest(uid, tool, processId);
+      if (!REFUNDABLE.has(row.status)) {
+        throw new HttpError(409, 'NOT_REFUNDABLE', `Only requests that are In Progress or Done can be refunded; this request is ${row.status}.`);
+      }
+      const [refund] = await ctx.db
+        .insert(refunds)
+        .values({ userId: uid, requestId: row.id, tool: tool.ToolNameBackend, refundRequestType, reason })
+        .returning();
+      await ctx.events.poke(uid);
+      return reply.status(201).send({ data: toRefund(refund) });
+    },
+  );
+
+  api.get(
+    '/:toolId/:processId/file',
+    {
+      ...auth,
+      schema: {
+        summary: 'A signed, 15-minute link to the final file of a fully paid request',
+        params: FileParams,
+        response: { 200: z.object({ data: z.string() }) },
+      },
+    },
+    async (request) => {
+      const tool = toolOr404(request.params.toolId);
+      const row = await ownRequest(request.user!.uid, tool, request.params.processId);
+      if (!isFullyPaid(row)) throw new HttpError(403, 'NOT_FULLY_PAID', texts.notFullyPaid);
+      if (!row.finalFileId) throw new HttpError(404, 'FILE_NOT_READY', 'The final file is not ready yet.');
+      return { data: links.link(row.finalFileId) };
+    },
+  );
+
+  // Public on purpose: the signed token is the permission, so a plain <a href> or the service worker can fetch it.
+  api.get(
+    '/download/:token',
+    { schema: { summary: 'Downloads a file through a signed link (no Authorization header)', params: z.object({ token: z.string().max(200) }) } },
+    async (request, reply) => {
+      const verdict = links.verify(request.params.token);
+      if (!verdict.ok) {
+        throw verdict.reason === 'expired'
+          ? new HttpError(410, 'LINK_EXPIRED', 'This download link has expired. Open the download again to get a new one.')
+          : new HttpError(403, 'INVALID_LINK', 'This download link is not valid.');
+      }
+      const [file] = await ctx.db.select().from(files).where(eq(files.id, verdict.fileId));
+      if (!file) throw notFound('File not found');
+      let bytes: Buffer;
+      try {
+        bytes = await ctx.storage.read(file.storedName);
+      } catch {
+        throw notFound('File not found');
+      }
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-length', bytes.length)
+        .header('content-disposition', attachmentDisposition(file.originalName))
+        // The bytes behind a file id never change, so the service worker may keep them.
+        .header('cache-control', 'private, max-age=31536000, immutable')
+        .send(bytes);
+    },
+  );
+
+  api.get(
+    '/user/billing',
+    { ...auth, schema: { summary: 'Settings → Billings: one row per deal, newest first', response: { 200: z.object({ data: z.array(BillingRow) }) } } },
+    async (request) => {
+      const rows = await ctx.db.select().from(deals).where(eq(deals.userId, request.user!.uid)).orderBy(desc(deals.createdAt), asc(deals.id));
+      return {
+        data: rows.map((row) => {
+          const deal = toDeal(row, links);
+          return {
+            id: deal.id,
+            tool: deal.productRequestType,
+            toolName: toolByBackendName(deal.productRequestType)?.header ?? deal.productRequestType,
+            date: deal.Created_Time,
+            invoice: deal.invoice,
+          };
+        }),
+      };
+    },
+  );
+}

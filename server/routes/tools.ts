@@ -1,4 +1,182 @@
-import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ProductRequest } from '../../domain/schemas.ts';
+import { fileFields, toolSubmissionSchema } from '../../domain/tool-schemas.ts';
+import { detailKey, tools, type ToolDefinition } from '../../domain/tools.ts';
 import type { AppContext } from '../context.ts';
+import { files, productRequests } from '../db/schema.ts';
+import { HttpError } from '../errors.ts';
+import { toRequest } from '../serialize.ts';
+import type { StoredFile } from '../storage.ts';
 
-export async function toolRoutes(_app: FastifyInstance, _ctx: AppContext) {}
+/** What app.ts's multipart onFile makes of each file part. */
+export interface UploadedFile {
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}
+
+const isUpload = (v: unknown): v is UploadedFile =>
+  !!v && typeof v === 'object' && typeof (v as UploadedFile).filename === 'string' && Buffer.isBuffer((v as UploadedFile).data);
+
+const unknownFieldError = (tool: ToolDefinition) => (issue: { code?: string; keys?: string[] }) =>
+  issue.code === 'unrecognized_keys' && issue.keys
+    ? issue.keys.map((k) => `${k}: ${k} is not a field of ${tool.header}`).join('; ')
+    : undefined;
+
+/** JSON tools: `{ [hrefBackend]: { ...fields } }`, the fields checked by the catalogue's schema. */
+export function jsonToolBody(tool: ToolDefinition) {
+  const inner = toolSubmissionSchema(tool, 'json');
+  return z.strictObject(
+    { [tool.hrefBackend]: z.strictObject(inner.shape, { error: unknownFieldError(tool) }) },
+    { error: unknownFieldError(tool) },
+  );
+}
+
+/**
+ * Multipart tools: the non-file fields as strings (numbers and dates converted by the catalogue's
+ * schema), each file field one optional file. A browser sends an empty file part for an empty file
+ * input; that counts as no file.
+ */
+export function multipartToolBody(tool: ToolDefinition) {
+  const shape: Record<string, z.ZodType> = { ...toolSubmissionSchema(tool, 'multipart').shape };
+  for (const field of fileFields(tool)) {
+    shape[field.backendHeader] = z.preprocess(
+      (v) => (v === '' || (isUpload(v) && v.filename === '' && v.data.length === 0) ? undefined : v),
+      z.custom<UploadedFile>(isUpload, { error: `${field.backendHeader} must be a single file` }).optional(),
+    );
+  }
+  return z.strictObject(shape, { error: unknownFieldError(tool) });
+}
+
+const Created = z.object({ data: ProductRequest });
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+  return `${bytes} bytes`;
+}
+
+/** Keeps the user's file name for display and the download's Content-Disposition, never for the disk. */
+function displayName(filename: string): string {
+  // eslint-disable-next-line no-control-regex
+  const base = filename.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return (base || 'upload').slice(0, 200);
+}
+
+/**
+ * POST /api/{hrefBackend} for each tool of the catalogue. A submission is stored whole or not at all:
+ * files are written first, the request and its file rows in one transaction, and the written files
+ * are removed again if anything after them fails.
+ */
+export async function toolRoutes(app: FastifyInstance, ctx: AppContext) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  const requireClient = async (request: FastifyRequest) => {
+    if (!request.user?.isClient) {
+      throw new HttpError(403, 'NOT_A_CLIENT', 'Your account is awaiting approval: new requests can be opened once you are approved as a client.');
+    }
+  };
+
+  // The body kind is checked from the header before anything is parsed, so a wrong kind never reaches storage.
+  const requireBodyKind = (tool: ToolDefinition) => async (request: FastifyRequest) => {
+    const type = (request.headers['content-type'] ?? '').toLowerCase();
+    const isMultipart = type.startsWith('multipart/form-data');
+    if (tool.isFormData && !isMultipart) {
+      throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `${tool.header} requests must be sent as multipart/form-data`);
+    }
+    if (!tool.isFormData && !type.startsWith('application/json')) {
+      throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `${tool.header} requests must be sent as JSON (application/json)`);
+    }
+  };
+
+  // @fastify/multipart's size cap fails inside its own parsing; give it this API's wording.
+  const errorHandler = (error: FastifyError, _request: FastifyRequest, _reply: FastifyReply) => {
+    if (error.code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new HttpError(413, 'FILE_TOO_LARGE', `Each file must be at most ${formatBytes(ctx.storage.maxBytes)}`);
+    }
+    throw error;
+  };
+
+  for (const tool of tools) {
+    api.post(
+      `/${tool.hrefBackend}`,
+      {
+        onRequest: [app.authenticate, requireClient, requireBodyKind(tool)],
+        errorHandler,
+        schema: {
+          summary: `Order ${tool.header}`,
+          description: tool.isFormData
+            ? `multipart/form-data: ${tool.formFields.map((f) => `${f.backendHeader} (${f.type})`).join(', ')}`
+            : `JSON wrapped under "${tool.hrefBackend}"`,
+          body: tool.isFormData ? multipartToolBody(tool) : jsonToolBody(tool),
+          response: { 201: Created },
+        },
+      },
+      async (request, reply) => {
+        const uid = request.user!.uid;
+        const body = request.body as Record<string, unknown>;
+        const fields = (tool.isFormData ? body : body[tool.hrefBackend]) as Record<string, unknown>;
+
+        const requestDetails: Record<string, string | number> = {};
+        for (const field of tool.formFields) {
+          const value = fields[field.backendHeader];
+          if (field.type !== 'file' && (typeof value === 'string' || typeof value === 'number')) {
+            requestDetails[detailKey(tool, field.backendHeader)] = value;
+          }
+        }
+
+        const requestId = randomUUID();
+        const written: { id: string; field: string; name: string; stored: StoredFile }[] = [];
+        let row: typeof productRequests.$inferSelect;
+        try {
+          for (const field of fileFields(tool)) {
+            const upload = fields[field.backendHeader];
+            if (!isUpload(upload)) continue;
+            const name = displayName(upload.filename);
+            const stored = await ctx.storage.save(upload.data, name);
+            written.push({ id: randomUUID(), field: field.backendHeader, name, stored });
+          }
+          row = await ctx.db.transaction(async (tx) => {
+            const [inserted] = await tx
+              .insert(productRequests)
+              .values({
+                id: requestId,
+                userId: uid,
+                toolId: tool.id,
+                productRequestType: tool.ToolNameBackend,
+                status: 'Pending',
+                requestDetails,
+                attachments: written.map((w) => ({ id: w.id, field: w.field, name: w.name })),
+              })
+              .returning();
+            if (written.length > 0) {
+              await tx.insert(files).values(
+                written.map((w) => ({
+                  id: w.id,
+                  userId: uid,
+                  kind: 'attachment',
+                  requestId,
+                  field: w.field,
+                  originalName: w.name,
+                  storedName: w.stored.storedName,
+                  contentType: w.stored.contentType,
+                  size: w.stored.size,
+                  sha256: w.stored.sha256,
+                })),
+              );
+            }
+            return inserted;
+          });
+        } catch (err) {
+          await Promise.allSettled(written.map((w) => ctx.storage.remove(w.stored.storedName)));
+          throw err;
+        }
+        await ctx.events.poke(uid);
+        return reply.status(201).send({ data: toRequest(row) });
+      },
+    );
+  }
+}

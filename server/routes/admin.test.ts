@@ -1,0 +1,141 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../db/schema.ts';
+import { createTestApp, type TestApp, type TestUser } from '../test-helper.ts';
+
+let t: TestApp;
+let admin: TestUser;
+let client: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  [admin, client] = await Promise.all([t.user({ admin: true }), t.user({ client: true })]);
+});
+afterAll(() => t?.close());
+
+const post = (user: TestUser | null, url: string, payload: unknown) =>
+  t.app.inject({ method: 'POST', url, headers: user?.headers ?? {}, payload: payload as object });
+const uniqueEmail = () => `new-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@test.example`;
+const newUser = (email = uniqueEmail()) => ({ firstName: 'Dana', lastName: 'Levi', email, phone: '+972500000000', country: 'Israel' });
+
+async function oobCodesFor(email: string): Promise<{ email: string; oobCode: string; requestType: string }[]> {
+  const res = await fetch(`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/emulator/v1/projects/demo-portal/oobCodes`);
+  const body = (await res.json()) as { oobCodes: { email: string; oobCode: string; requestType: string }[] };
+  return body.oobCodes.filter((c) => c.email === email);
+}
+
+describe('admin routes', () => {
+  it('answer 401 without a token and 403 to a client', async () => {
+    const routes: [string, unknown][] = [
+      ['/api/admin/users', newUser()],
+      ['/api/admin/users/link', { recordId: client.uid, recordModule: 'leads' }],
+    ];
+    for (const [url, body] of routes) {
+      const anon = await post(null, url, body);
+      expect(anon.statusCode, url).toBe(401);
+      expect(anon.json().error.code).toBe('UNAUTHORIZED');
+      const bad = await t.app.inject({ method: 'POST', url, headers: { authorization: 'Bearer not.a.token' }, payload: body as object });
+      expect(bad.statusCode, url).toBe(401);
+      const forbidden = await post(client, url, body);
+      expect(forbidden.statusCode, url).toBe(403);
+      expect(forbidden.json().error.code).toBe('FORBIDDEN');
+    }
+    // The client's refused link changed nothing.
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.uid, client.uid));
+    expect(row.isClient).toBe(true);
+  });
+
+  it('a revoked admin is refused on the next request, same token', async () => {
+    const other = await t.user({ admin: true });
+    await t.ctx.db.update(users).set({ isAdmin: false }).where(eq(users.uid, other.uid));
+    expect((await post(other, '/api/admin/users/link', { recordId: client.uid, recordModule: 'contacts' })).statusCode).toBe(403);
+  });
+});
+
+describe('POST /api/admin/users', () => {
+  it('creates the account and the lead profile and sends the set-password email', async () => {
+    const email = uniqueEmail();
+    const res = await post(admin, '/api/admin/users', newUser(email.toUpperCase()));
+    expect(res.statusCode).toBe(201);
+    const { uid, email: answered } = res.json().data;
+    expect(answered).toBe(email);
+    expect(await t.ctx.identity.userExists(uid)).toBe(true);
+
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.uid, uid));
+    expect(row).toMatchObject({ email, firstName: 'Dana', lastName: 'Levi', phone: '+972500000000', country: 'Israel', isClient: false, isAdmin: false });
+
+    const codes = await oobCodesFor(email);
+    expect(codes).toHaveLength(1);
+    expect(codes[0].requestType).toBe('PASSWORD_RESET');
+  });
+
+  it('answers 409 with a clear message when the email already has an account', async () => {
+    const res = await post(admin, '/api/admin/users', newUser(client.email));
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toEqual({ code: 'EMAIL_EXISTS', message: `An account with the email ${client.email} already exists` });
+    expect(await oobCodesFor(client.email)).toHaveLength(0);
+  });
+
+  it('names the missing or bad field in a 400', async () => {
+    for (const field of ['firstName', 'lastName', 'email', 'phone', 'country'] as const) {
+      const body: Record<string, string> = newUser();
+      delete body[field];
+      const res = await post(admin, '/api/admin/users', body);
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json().error.message).toContain(field);
+    }
+    const blank = await post(admin, '/api/admin/users', { ...newUser(), firstName: '   ' });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().error.message).toContain('firstName');
+    const badEmail = await post(admin, '/api/admin/users', { ...newUser(), email: 'nope' });
+    expect(badEmail.statusCode).toBe(400);
+    expect(badEmail.json().error.message).toContain('email');
+    const long = await post(admin, '/api/admin/users', { ...newUser(), lastName: 'x'.repeat(101) });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().error.message).toContain('lastName');
+  });
+});
+
+describe('POST /api/admin/users/link', () => {
+  it('turns a lead into a client and back; the user sees it with the same token', async () => {
+    const lead = await t.user();
+    const me = async () => (await t.app.inject({ method: 'GET', url: '/api/user', headers: lead.headers })).json().data;
+    expect((await me()).isClient).toBe(false);
+
+    const poked = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no poke')), 5000);
+      const stop = t.ctx.events.subscribe(lead.uid, () => {
+        clearTimeout(timer);
+        stop();
+        resolve();
+      });
+    });
+    const approve = await post(admin, '/api/admin/users/link', { recordId: lead.uid, recordModule: 'contacts' });
+    expect(approve.statusCode).toBe(201);
+    expect(approve.json().data).toMatchObject({ uid: lead.uid, isClient: true });
+    await poked;
+    expect((await me()).isClient).toBe(true);
+
+    const withdraw = await post(admin, '/api/admin/users/link', { recordId: lead.uid, recordModule: 'leads' });
+    expect(withdraw.statusCode).toBe(201);
+    expect(withdraw.json().data.isClient).toBe(false);
+    expect((await me()).isClient).toBe(false);
+  });
+
+  it('answers 404 for an unknown user id and 400 for missing or bad fields', async () => {
+    const unknown = await post(admin, '/api/admin/users/link', { recordId: 'no-such-user', recordModule: 'contacts' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.message).toBe('User no-such-user not found');
+
+    const missingId = await post(admin, '/api/admin/users/link', { recordModule: 'contacts' });
+    expect(missingId.statusCode).toBe(400);
+    expect(missingId.json().error.message).toContain('recordId');
+    const blankId = await post(admin, '/api/admin/users/link', { recordId: ' ', recordModule: 'contacts' });
+    expect(blankId.statusCode).toBe(400);
+    const badModule = await post(admin, '/api/admin/users/link', { recordId: client.uid, recordModule: 'accounts' });
+    expect(badModule.statusCode).toBe(400);
+    expect(badModule.json().error.message).toContain('recordModule');
+    const longId = await post(admin, '/api/admin/users/link', { recordId: 'x'.repeat(129), recordModule: 'contacts' });
+    expect(longId.statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,337 @@
+import { rmSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import { openDatabase } from '../db/client.ts';
+import { createEvents } from '../events.ts';
+import { createIdentityProvider } from '../firebase.ts';
+import { registerAuth } from '../plugins/auth.ts';
+import { createDiskStorage } from '../storage.ts';
+import { createTestApp, postgresSkipReason, signUp, type TestApp, type TestUser } from '../test-helper.ts';
+import { createEventRoutes } from './events.ts';
+
+interface SseEvent {
+  event: string | null;
+  data: string | null;
+  comment: string | null;
+}
+
+/** A fetch-streaming SSE reader, as the client uses (EventSource cannot send Authorization). */
+async function openStream(base: string, token: string) {
+  const controller = new AbortController();
+  const res = await fetch(`${base}/api/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+  const received: SseEvent[] = [];
+  const waiters = new Set<() => void>();
+  let ended = false;
+  const pump = (async () => {
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const ev: SseEvent = { event: null, data: null, comment: null };
+          for (const line of block.split('\n')) {
+            if (line.startsWith(':')) ev.comment = line.slice(1).trim();
+            else if (line.startsWith('event:')) ev.event = line.slice(6).trim();
+            else if (line.startsWith('data:')) ev.data = line.slice(5).trim();
+          }
+          received.push(ev);
+          for (const w of waiters) w();
+        }
+      }
+    } catch {
+      // aborted
+    } finally {
+      ended = true;
+      for (const w of waiters) w();
+    }
+  })();
+  const count = (event: string) => received.filter((e) => e.event === event).length;
+  return {
+    res,
+    received,
+    count,
+    get ended() {
+      return ended;
+    },
+    /** Resolves once `predicate` holds, or rejects after `ms`. */
+    until(predicate: () => boolean, ms = 3000): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (predicate()) {
+            clearTimeout(timer);
+            waiters.delete(check);
+            resolve();
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`timed out; received ${JSON.stringify(received)}`));
+        }, ms);
+        waiters.add(check);
+        check();
+      });
+    },
+    async close() {
+      controller.abort();
+      await pump;
+    },
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function baseUrl(app: FastifyInstance): string {
+  const addr = app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('not listening');
+  return `http://127.0.0.1:${addr.port}`;
+}
+
+/** Counts live subscriptions by wrapping ctx.events.subscribe (the route calls it per request). */
+function countSubscriptions(ctx: AppContext) {
+  const original = ctx.events.subscribe.bind(ctx.events);
+  const state = { live: 0 };
+  ctx.events.subscribe = (uid, fn) => {
+    state.live++;
+    const off = original(uid, fn);
+    return () => {
+      state.live--;
+      off();
+    };
+  };
+  return state;
+}
+
+describe('GET /api/events (PGlite)', () => {
+  let t: TestApp;
+  let base: string;
+  let alice: TestUser;
+  let bob: TestUser;
+  let subs: { live: number };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    subs = countSubscriptions(t.ctx);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = baseUrl(t.app);
+    [alice, bob] = await Promise.all([t.user(), t.user()]);
+  });
+  afterAll(async () => {
+    const c0 = Date.now(); await t?.close(); console.log("closed in", Date.now() - c0);
+  });
+
+  it('answers 401 with no token and with a bad token, before opening a stream', async () => {
+    const none = await fetch(`${base}/api/events`);
+    expect(none.status).toBe(401);
+    expect((await none.json()).error.code).toBe('UNAUTHORIZED');
+    const bad = await fetch(`${base}/api/events`, { headers: { authorization: 'Bearer not.a.token' } });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('content-type')).toMatch(/application\/json/);
+  });
+
+  it('opens an event stream with the right headers and says ready at once', async () => {
+    const s = await openStream(base, alice.token);
+    try {
+      expect(s.res.status).toBe(200);
+      expect(s.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(s.res.headers.get('cache-control')).toBe('no-store');
+      expect(s.res.headers.get('x-accel-buffering')).toBe('no');
+      // The security headers still apply to a hijacked reply.
+      expect(s.res.headers.get('x-content-type-options')).toBe('nosniff');
+      await s.until(() => s.count('ready') === 1, 1000);
+      expect(s.received[0]).toMatchObject({ event: 'ready', data: '{}' });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('pokes only the user whose data changed, with no data in the poke', async () => {
+    const a = await openStream(base, alice.token);
+    const b = await openStream(base, bob.token);
+    try {
+      await Promise.all([a.until(() => a.count('ready') === 1), b.until(() => b.count('ready') === 1)]);
+      await t.ctx.events.poke(alice.uid);
+      await a.until(() => a.count('poke') === 1);
+      await sleep(300);
+      expect(b.count('poke')).toBe(0);
+      expect(a.received.find((e) => e.event === 'poke')!.data).toBe('{}');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('pokes everyone for a general change (poke(null))', async () => {
+    const a = await openStream(base, alice.token);
+    const b = await openStream(base, bob.token);
+    try {
+      await Promise.all([a.until(() => a.count('ready') === 1), b.until(() => b.count('ready') === 1)]);
+      await t.ctx.events.poke(null);
+      await Promise.all([a.until(() => a.count('poke') === 1), b.until(() => b.count('poke') === 1)]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('coalesces a burst of pokes into one', async () => {
+    const a = await openStream(base, alice.token);
+    try {
+      await a.until(() => a.count('ready') === 1);
+      await Promise.all(Array.from({ length: 20 }, () => t.ctx.events.poke(alice.uid)));
+      await a.until(() => a.count('poke') >= 1);
+      await sleep(400);
+      expect(a.count('poke')).toBe(1);
+      // A later change is a new poke.
+      await t.ctx.events.poke(alice.uid);
+      await a.until(() => a.count('poke') === 2);
+    } finally {
+      await a.close();
+    }
+  });
+
+  it('pokes when a route changes the user’s data (initial form)', async () => {
+    const a = await openStream(base, alice.token);
+    try {
+      await a.until(() => a.count('ready') === 1);
+      const res = await fetch(`${base}/api/user/initial-form`, {
+        method: 'PUT',
+        headers: { ...alice.headers, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          initialForm: { moneyLost: 100, lastFundsTransfer: Date.UTC(2025, 0, 1), fraudType: 'CRYPTO', fraudUrl: 'https://x.example', name: 'Al Ice' },
+        }),
+      });
+      expect(res.status).toBe(201);
+      await res.body?.cancel();
+      await a.until(() => a.count('poke') === 1);
+    } finally {
+      await a.close();
+    }
+  });
+
+  it('unsubscribes when the client goes away', async () => {
+    await sleep(50);
+    const before = subs.live;
+    const a = await openStream(base, alice.token);
+    await a.until(() => a.count('ready') === 1);
+    expect(subs.live).toBe(before + 1);
+    await a.close();
+    const deadline = Date.now() + 2000;
+    while (subs.live !== before && Date.now() < deadline) await sleep(20);
+    expect(subs.live).toBe(before);
+  });
+});
+
+describe('GET /api/events heartbeat and shutdown', () => {
+  let t: TestApp;
+  let alice: TestUser;
+  beforeAll(async () => {
+    t = await createTestApp();
+    alice = await t.user();
+  });
+  afterAll(async () => {
+    const c0 = Date.now(); await t?.close(); console.log("closed in", Date.now() - c0);
+  });
+
+  it('sends a ": ping" comment on the heartbeat interval, and app.close() ends open streams', async () => {
+    const app = Fastify();
+    registerAuth(app, { db: t.ctx.db, identity: t.ctx.identity });
+    await app.register(async (api) => createEventRoutes({ heartbeatMs: 100 })(api, t.ctx), { prefix: '/api' });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const s = await openStream(baseUrl(app), alice.token);
+    await s.until(() => s.received.filter((e) => e.comment === 'ping').length >= 2, 2000);
+    const started = Date.now();
+    await app.close();
+    expect(Date.now() - started).toBeLessThan(2000);
+    await s.until(() => s.ended, 2000);
+    await s.close();
+  });
+});
+
+const skip = postgresSkipReason();
+if (skip) console.warn(`[events.test] cross-instance PostgreSQL test skipped: ${skip}`);
+
+describe.skipIf(!!skip)('GET /api/events across two app instances on one PostgreSQL', () => {
+  const dirs: string[] = [];
+  const closers: (() => Promise<void>)[] = [];
+
+  async function instance(url: string) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-events-'));
+    dirs.push(dataDir);
+    const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'no-build') });
+    const database = await openDatabase({ url });
+    const events = await createEvents(database);
+    const identity = createIdentityProvider(config);
+    const storage = createDiskStorage(path.join(dataDir, 'files'), config.UPLOAD_MAX_BYTES);
+    const ctx: AppContext = { config, database, db: database.db, identity, events, storage };
+    const app = await buildApp(ctx);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    closers.push(async () => {
+      await app.close();
+      await events.close();
+      await identity.close();
+      await database.close();
+    });
+    return { app, ctx, base: baseUrl(app) };
+  }
+
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('a subscriber on instance A hears a poke sent by instance B', async () => {
+    const baseUrlPg = process.env.TEST_DATABASE_URL!;
+    const name = `t_events_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = new pg.Client({ connectionString: baseUrlPg });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(baseUrlPg);
+    url.pathname = `/${name}`;
+
+    const a = await instance(url.toString());
+    const b = await instance(url.toString());
+    const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST!;
+    const email = `xi-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@test.example`;
+    const { idToken, localId } = await signUp(emulator, email, 'Secret#123');
+    const other = await signUp(emulator, `o-${email}`, 'Secret#123');
+
+    const onA = await openStream(a.base, idToken);
+    const otherOnA = await openStream(a.base, other.idToken);
+    try {
+      await onA.until(() => onA.count('ready') === 1);
+      await otherOnA.until(() => otherOnA.count('ready') === 1);
+      await b.ctx.events.poke(localId);
+      await onA.until(() => onA.count('poke') === 1, 5000);
+      await sleep(300);
+      expect(otherOnA.count('poke')).toBe(0);
+
+      // A real write on B (the initial form) pokes the stream held by A.
+      const res = await fetch(`${b.base}/api/user/initial-form`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${idToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          initialForm: { moneyLost: 5, lastFundsTransfer: Date.UTC(2025, 0, 1), fraudType: 'CRYPTO', fraudUrl: 'https://x.example', name: 'Cross Instance' },
+        }),
+      });
+      expect(res.status).toBe(201);
+      await onA.until(() => onA.count('poke') === 2, 5000);
+
+      // A general change on B reaches every user on A.
+      await b.ctx.events.poke(null);
+      await otherOnA.until(() => otherOnA.count('poke') === 1, 5000);
+    } finally {
+      await Promise.all([onA.close(), otherOnA.close()]);
+    }
+  });
+});

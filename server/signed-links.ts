@@ -1,0 +1,44 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** How long a download link stays valid. Short, because whoever holds the link can download the file. */
+export const LINK_TTL_MS = 15 * 60 * 1000;
+
+/** Where the links point: GET /api/download/:token (no Authorization header; the token is the proof). */
+export const DOWNLOAD_PATH = '/api/download/';
+
+export interface SignedLinks {
+  /** A relative link `/api/download/<token>` to the stored file with this `files.id`, valid for LINK_TTL_MS. */
+  link(fileId: string): string;
+  /** The file id a token grants, or why it grants nothing. */
+  verify(token: string): { ok: true; fileId: string } | { ok: false; reason: 'invalid' | 'expired' };
+}
+
+/**
+ * HMAC-SHA256 signed, expiring download links. The token is `<fileId>.<expiresAtMs>.<signature>`,
+ * signature = base64url(HMAC(secret, "<fileId>.<expiresAtMs>")). Nothing is stored server-side, so
+ * any instance behind the load balancer can check a link another instance made.
+ *
+ * Build it from the config: `createSignedLinks(ctx.config.downloadSecret)`.
+ */
+export function createSignedLinks(secret: string, opts: { ttlMs?: number; now?: () => number } = {}): SignedLinks {
+  const ttlMs = opts.ttlMs ?? LINK_TTL_MS;
+  const now = opts.now ?? Date.now;
+  const sign = (payload: string) => createHmac('sha256', secret).update(payload).digest('base64url');
+
+  return {
+    link(fileId) {
+      const payload = `${fileId}.${now() + ttlMs}`;
+      return `${DOWNLOAD_PATH}${payload}.${sign(payload)}`;
+    },
+    verify(token) {
+      const match = /^([0-9a-f-]{36})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token);
+      if (!match) return { ok: false, reason: 'invalid' };
+      const [, fileId, expires, signature] = match;
+      const expected = Buffer.from(sign(`${fileId}.${expires}`));
+      const given = Buffer.from(signature);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'invalid' };
+      if (Number(expires) < now()) return { ok: false, reason: 'expired' };
+      return { ok: true, fileId };
+    },
+  };
+}

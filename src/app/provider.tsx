@@ -1,0 +1,19 @@
+import type { ReactNode } from 'react';
+import { ChakraProvider } from '@chakra-ui/react';
+import { LoadingOverlay } from './shell/loading-overlay.tsx';
+import { MessageBar } from './shell/message-bar.tsx';
+import { system } from './theme.ts';
+
+/**
+ * The app-wide providers. The overlay and the message bar live here, once, rather than in the
+ * shell layout, so they also work on screens outside it (login, initial password, not found).
+ */
+export function AppProvider({ children }: { children: ReactNode }) {
+  return (
+    <ChakraProvider value={system}>
+      {children}
+      <LoadingOverlay />
+      <MessageBar />
+    </ChakraProvider>
+  );
+}

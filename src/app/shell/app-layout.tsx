@@ -1,0 +1,77 @@
+import { useState, type ReactNode } from 'react';
+import { Box, Flex, SkipNavContent, SkipNavLink } from '@chakra-ui/react';
+import { useIsMobile } from '../../lib/ui-state.ts';
+import { Footer } from './footer.tsx';
+import { MobileDrawer } from './mobile-drawer.tsx';
+import { Sidebar } from './sidebar.tsx';
+import { TopBar } from './top-bar.tsx';
+import { useViewport } from './use-viewport.ts';
+import { UserCard } from './user-card.tsx';
+
+export interface AppLayoutProps {
+  displayName: string;
+  isAdmin: boolean;
+  onLogout(): void;
+  onRefresh(): void;
+  onUploadFiles(): void;
+  /** The notifications popover (owned by the notifications feature). */
+  notificationsSlot?: ReactNode;
+  /** An offline / pending-sync indicator (owned by the sync feature). */
+  statusSlot?: ReactNode;
+  children: ReactNode;
+}
+
+/** The signed-in shell: sidebar or drawer, toolbar, user card, page content and footer. */
+export function AppLayout({
+  displayName,
+  isAdmin,
+  onLogout,
+  onRefresh,
+  onUploadFiles,
+  notificationsSlot,
+  statusSlot,
+  children,
+}: AppLayoutProps) {
+  useViewport();
+  const isMobile = useIsMobile();
+  const [sidebarCollapsed, setSidebarCollapsed] = useState(false);
+  const [drawerRequested, setDrawerRequested] = useState(false);
+  // Derived rather than reset in an effect: widening the window past 768px simply hides the drawer.
+  const drawerOpen = isMobile && drawerRequested;
+
+  return (
+    <Flex minHeight="100dvh" bg="portal.background">
+      <SkipNavLink>Skip to content</SkipNavLink>
+      {isMobile ? (
+        <MobileDrawer
+          open={drawerOpen}
+          onOpenChange={setDrawerRequested}
+          isAdmin={isAdmin}
+          onUploadFiles={onUploadFiles}
+          onLogout={onLogout}
+        />
+      ) : (
+        <Sidebar isAdmin={isAdmin} collapsed={sidebarCollapsed} onUploadFiles={onUploadFiles} />
+      )}
+      <Flex direction="column" flex="1" minWidth="0">
+        <TopBar
+          isMobile={isMobile}
+          menuExpanded={isMobile ? drawerOpen : !sidebarCollapsed}
+          onMenuClick={() => (isMobile ? setDrawerRequested(true) : setSidebarCollapsed((c) => !c))}
+          onRefresh={onRefresh}
+          onLogout={onLogout}
+          notificationsSlot={notificationsSlot}
+          statusSlot={statusSlot}
+        />
+        <Box as="main" flex="1" px={{ base: '4', md: '6' }} py={{ base: '4', md: '6' }} bg="portal.background">
+          <SkipNavContent />
+          <Box maxWidth="1200px" mx="auto" width="100%">
+            <UserCard displayName={displayName} />
+            <Box mt="6">{children}</Box>
+          </Box>
+        </Box>
+        <Footer />
+      </Flex>
+    </Flex>
+  );
+}

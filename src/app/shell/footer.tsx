@@ -1,0 +1,34 @@
+import { HStack, Link, Stack, Text } from '@chakra-ui/react';
+import { externalLinks } from '../../../domain/texts.ts';
+import { productName } from './brand-mark.tsx';
+
+const links = [
+  { label: 'About', href: externalLinks.about },
+  { label: 'Terms & Conditions', href: externalLinks.terms },
+  { label: 'Privacy Policy', href: externalLinks.privacy },
+] as const;
+
+export function Footer() {
+  return (
+    <Stack
+      as="footer"
+      direction={{ base: 'column', md: 'row' }}
+      justifyContent="space-between"
+      alignItems={{ base: 'flex-start', md: 'center' }}
+      gap="2"
+      px={{ base: '4', md: '6' }}
+      py="4"
+      color="fg.muted"
+    >
+      {/* The spec fixes the year at 2023; it is the product's copyright year, not today's. */}
+      <Text>© 2023 {productName}. All rights reserved.</Text>
+      <HStack as="nav" aria-label="Legal" gap="4" flexWrap="wrap">
+        {links.map((link) => (
+          <Link key={link.label} href={link.href} target="_blank" rel="noopener" color="portal.nav">
+            {link.label}
+          </Link>
+        ))}
+      </HStack>
+    </Stack>
+  );
+}

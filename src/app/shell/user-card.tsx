@@ -1,0 +1,38 @@
+import { Box, HStack, IconButton, Text } from '@chakra-ui/react';
+import { Link } from '@tanstack/react-router';
+import { Settings } from 'lucide-react';
+import { iconSize } from '../theme.ts';
+
+export interface UserCardProps {
+  displayName: string;
+}
+
+const settingsPath: string = '/settings';
+
+export function UserCard({ displayName }: UserCardProps) {
+  return (
+    <HStack
+      as="section"
+      aria-label="User"
+      gap="3"
+      bg="portal.white"
+      borderWidth="1px"
+      borderColor="portal.border"
+      borderRadius="l3"
+      px="5"
+      py="4"
+    >
+      <Box flex="1" minWidth="0">
+        <Text color="fg.muted">Welcome back</Text>
+        <Text as="p" fontWeight="semibold" fontSize="md" color="portal.text" truncate>
+          {displayName}
+        </Text>
+      </Box>
+      <IconButton aria-label="Settings" variant="ghost" color="portal.nav" borderRadius="full" asChild>
+        <Link to={settingsPath}>
+          <Settings size={iconSize} />
+        </Link>
+      </IconButton>
+    </HStack>
+  );
+}

@@ -1,0 +1,4 @@
+/** Placeholder until its feature lands. */
+export function CreateNotificationPage() {
+  return <p>Create notification</p>;
+}

@@ -1,0 +1,4 @@
+/** Placeholder until its feature lands. */
+export function InitialPasswordPage() {
+  return <p>Initial password</p>;
+}

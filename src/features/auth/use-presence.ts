@@ -1,0 +1,2 @@
+/** Placeholder until its feature lands. */
+export function usePresence(_uid: string): void {}

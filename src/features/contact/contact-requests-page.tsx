@@ -1,0 +1,4 @@
+/** Placeholder until its feature lands. */
+export function ContactRequestsPage() {
+  return <p>Contact requests</p>;
+}

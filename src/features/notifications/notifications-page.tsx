@@ -1,0 +1,4 @@
+/** Placeholder until its feature lands. */
+export function NotificationsPage() {
+  return <p>Notifications</p>;
+}

@@ -1,0 +1,4 @@
+/** Placeholder until its feature lands. */
+export function DashboardPage() {
+  return <p>Dashboard</p>;
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { ContactRequest, type InitialFormFields, ProductRequest, Profile, RefundRequest } from '../../domain/schemas.ts';
+import { type ToolDefinition, detailKey } from '../../domain/tools.ts';
+import type { FormPayload, LocalRequest, OutboxCommand, PortalDb } from './db.ts';
+import { type CommandHandler, enqueue } from './outbox.ts';
+
+/** What each kind of command does with the server's answer: swap the optimistic row for the real one. */
+export const commandHandlers: Record<OutboxCommand['kind'], CommandHandler> = {
+  purchase: {
+    schema: ProductRequest,
+    async apply(db, command, data) {
+      const request = data as z.infer<typeof ProductRequest>;
+      await db.requests.delete(command.target.id);
+      await db.requests.put(request);
+    },
+  },
+  refund: {
+    schema: RefundRequest,
+    async apply(db, command, data) {
+      await db.refunds.delete(command.target.id);
+      await db.refunds.put(data as z.infer<typeof RefundRequest>);
+    },
+  },
+  contact: {
+    schema: ContactRequest,
+    async apply(db, command, data) {
+      await db.contactRequests.delete(command.target.id);
+      await db.contactRequests.put(data as z.infer<typeof ContactRequest>);
+    },
+  },
+  initialForm: {
+    schema: Profile,
+    async apply(db, _command, data) {
+      await db.profile.put(data as z.infer<typeof Profile>);
+    },
+  },
+};
+
+export type PurchaseValues = Record<string, string | number | undefined>;
+
+/** Queues a purchase; its optimistic row shows at once as Pending, badged until sent. */
+export async function queuePurchase(db: PortalDb, tool: ToolDefinition, values: PurchaseValues, files: Record<string, File | undefined>): Promise<string> {
+  const id = crypto.randomUUID();
+  const now = new Date().toISOString();
+  const details: Record<string, string | number | null> = {};
+  for (const field of tool.formFields) {
+    if (field.type !== 'file' && values[field.backendHeader] !== undefined) details[detailKey(tool, field.backendHeader)] = values[field.backendHeader] ?? null;
+  }
+  const row: LocalRequest = {
+    id,
+    productRequestType: tool.ToolNameBackend as LocalRequest['productRequestType'],
+    Created_Time: now,
+    status: 'Pending',
+    contractSigned: false,
+    totalAmount: null,
+    paid: 0,
+    leftToPay: null,
+    requestDetails: details,
+    attachments: [],
+    updatedAt: now,
+    pending: true,
+    commandId: id,
+  };
+  const clean = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== ''));
+  const form: FormPayload | undefined = tool.isFormData
+    ? {
+        fields: Object.fromEntries(Object.entries(clean).map(([k, v]) => [k, String(v)])),
+        files: Object.entries(files)
+          .filter((e): e is [string, File] => e[1] !== undefined)
+          .map(([field, file]) => ({ field, name: file.name, type: file.type, blob: file })),
+      }
+    : undefined;
+  await enqueue(
+    db,
+    {
+      id,
+      kind: 'purchase',
+      label: `${tool.header} request`,
+      method: 'POST',
+      path: `/${tool.hrefBackend}`,
+      json: tool.isFormData ? undefined : { [tool.hrefBackend]: clean },
+      form,
+      target: { table: 'requests', id },
+    },
+    () => db.requests.add(row),
+  );
+  return id;
+}
+
+export async function queueRefund(db: PortalDb, refund: Omit<RefundRequest, 'id' | 'createdAt'>, toolName: string): Promise<string> {
+  const id = crypto.randomUUID();
+  await enqueue(
+    db,
+    { id, kind: 'refund', label: `Refund for ${toolName}`, method: 'POST', path: '/refund', json: { refundRequest: refund }, target: { table: 'refunds', id } },
+    () => db.refunds.add({ ...refund, id, createdAt: new Date().toISOString(), pending: true, commandId: id }),
+  );
+  return id;
+}
+
+export async function queueContact(db: PortalDb, subject: string, message: string): Promise<string> {
+  const id = crypto.randomUUID();
+  await enqueue(
+    db,
+    { id, kind: 'contact', label: `Message: ${subject}`, method: 'POST', path: '/contact', json: { contactRequest: { subject, message } }, target: { table: 'contactRequests', id } },
+    () => db.contactRequests.add({ id, subject, message, createdAt: new Date().toISOString(), pending: true, commandId: id }),
+  );
+  return id;
+}
+
+export async function queueInitialForm(db: PortalDb, uid: string, form: InitialFormFields): Promise<string> {
+  const id = crypto.randomUUID();
+  await enqueue(
+    db,
+    { id, kind: 'initialForm', label: 'Initial form', method: 'PUT', path: '/user/initial-form', json: { initialForm: form }, target: { table: 'profile', id: uid } },
+    () => db.profile.update(uid, { filledInitialForm: true, initialForm: form }),
+  );
+  return id;
+}

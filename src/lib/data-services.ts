@@ -1,0 +1,102 @@
+import { Profile } from '../../domain/schemas.ts';
+import { NetworkError, apiGet } from './api.ts';
+import { commandHandlers } from './commands.ts';
+import type { PortalDb } from './db.ts';
+import { listenForPokes } from './live.ts';
+import { releaseHeld, runSender, wake } from './outbox.ts';
+import { pull } from './sync.ts';
+
+export interface SyncStatus {
+  syncing: boolean;
+  lastError: string | null;
+}
+
+let status: SyncStatus = { syncing: false, lastError: null };
+const listeners = new Set<() => void>();
+function setStatus(next: SyncStatus) {
+  status = next;
+  for (const l of listeners) l();
+}
+export const syncStatus = {
+  get: () => status,
+  subscribe(l: () => void) {
+    listeners.add(l);
+    return () => listeners.delete(l);
+  },
+};
+
+let inFlight: Promise<void> | null = null;
+let again = false;
+
+/** One pull at a time; a request made during a pull runs one more right after (nothing is missed). */
+export function requestPull(db: PortalDb): Promise<void> {
+  if (inFlight) {
+    again = true;
+    return inFlight;
+  }
+  inFlight = (async () => {
+    do {
+      again = false;
+      setStatus({ syncing: true, lastError: null });
+      try {
+        await pull(db);
+        setStatus({ syncing: false, lastError: null });
+      } catch (err) {
+        setStatus({ syncing: false, lastError: err instanceof NetworkError ? null : err instanceof Error ? err.message : 'Sync failed' });
+      }
+    } while (again);
+  })().finally(() => {
+    inFlight = null;
+  });
+  return inFlight;
+}
+
+/** GET /api/user into Dexie. Network errors are not failures: the device copy stays on screen. */
+export async function loadProfile(db: PortalDb): Promise<'loaded' | 'offline'> {
+  try {
+    const profile = await apiGet('/user', Profile);
+    await db.profile.put(profile);
+    return 'loaded';
+  } catch (err) {
+    if (err instanceof NetworkError && (await db.profile.count()) > 0) return 'offline';
+    throw err;
+  }
+}
+
+/**
+ * Everything that keeps the replica fresh and the outbox moving while a user is signed in:
+ * pull on start, on reconnect, on a poke, when the tab shows, and the sender's triggers.
+ * Returns the stop function.
+ */
+export function startDataServices(db: PortalDb): () => void {
+  const controller = new AbortController();
+  const { signal } = controller;
+  const pullNow = () => void requestPull(db);
+  const onOnline = () => {
+    pullNow();
+    wake();
+  };
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') onOnline();
+  };
+  const onWorkerMessage = (event: MessageEvent) => {
+    if ((event.data as { type?: string } | null)?.type === 'outbox-sync') wake();
+  };
+  window.addEventListener('online', onOnline);
+  document.addEventListener('visibilitychange', onVisible);
+  navigator.serviceWorker?.addEventListener('message', onWorkerMessage);
+  const timer = setInterval(wake, 15_000);
+
+  void releaseHeld(db);
+  pullNow();
+  void runSender(db, commandHandlers, signal).catch((err) => console.error('outbox sender stopped', err));
+  void listenForPokes(pullNow, signal);
+
+  return () => {
+    controller.abort();
+    clearInterval(timer);
+    window.removeEventListener('online', onOnline);
+    document.removeEventListener('visibilitychange', onVisible);
+    navigator.serviceWorker?.removeEventListener('message', onWorkerMessage);
+  };
+}

@@ -1,0 +1,86 @@
+import { initializeApp } from 'firebase/app';
+import {
+  type Auth,
+  type User,
+  EmailAuthProvider,
+  browserLocalPersistence,
+  confirmPasswordReset,
+  connectAuthEmulator,
+  indexedDBLocalPersistence,
+  initializeAuth,
+  onIdTokenChanged,
+  reauthenticateWithCredential,
+  sendPasswordResetEmail,
+  signInWithEmailAndPassword,
+  signOut as firebaseSignOut,
+  updatePassword,
+  verifyPasswordResetCode,
+} from 'firebase/auth';
+import { readClientConfig } from './config.ts';
+
+/** The one wrapper around the Firebase Auth SDK: everything else asks this module. */
+let auth: Auth | null = null;
+
+function getAuthInstance(): Auth {
+  if (auth) return auth;
+  const config = readClientConfig();
+  const app = initializeApp({ apiKey: config.apiKey, authDomain: config.authDomain, projectId: config.projectId });
+  // IndexedDB persistence keeps the user signed in across reloads, offline too.
+  auth = initializeAuth(app, { persistence: [indexedDBLocalPersistence, browserLocalPersistence] });
+  if (config.authEmulatorHost) connectAuthEmulator(auth, `http://${config.authEmulatorHost}`, { disableWarnings: true });
+  return auth;
+}
+
+export interface SessionUser {
+  uid: string;
+  email: string | null;
+  displayName: string | null;
+}
+
+function toSessionUser(user: User): SessionUser {
+  return { uid: user.uid, email: user.email, displayName: user.displayName };
+}
+
+export function onSessionChange(listener: (user: SessionUser | null) => void): () => void {
+  return onIdTokenChanged(getAuthInstance(), (user) => listener(user ? toSessionUser(user) : null));
+}
+
+export async function signIn(email: string, password: string): Promise<SessionUser> {
+  const cred = await signInWithEmailAndPassword(getAuthInstance(), email, password);
+  return toSessionUser(cred.user);
+}
+
+export function signOut(): Promise<void> {
+  return firebaseSignOut(getAuthInstance());
+}
+
+/** A valid ID token for the current user (refreshed by the SDK when near expiry), or null if signed out. */
+export async function getIdToken(forceRefresh = false): Promise<string | null> {
+  const user = getAuthInstance().currentUser;
+  return user ? user.getIdToken(forceRefresh) : null;
+}
+
+export function currentUser(): SessionUser | null {
+  const user = getAuthInstance().currentUser;
+  return user ? toSessionUser(user) : null;
+}
+
+export function sendResetEmail(email: string): Promise<void> {
+  return sendPasswordResetEmail(getAuthInstance(), email);
+}
+
+export function verifyResetCode(code: string): Promise<string> {
+  return verifyPasswordResetCode(getAuthInstance(), code);
+}
+
+export function confirmReset(code: string, newPassword: string): Promise<void> {
+  return confirmPasswordReset(getAuthInstance(), code, newPassword);
+}
+
+/** Re-verifies the current password, then sets the new one (Settings → Security). */
+export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
+  const user = getAuthInstance().currentUser;
+  if (!user || !user.email) throw new Error('You are not signed in.');
+  await reauthenticateWithCredential(user, EmailAuthProvider.credential(user.email, currentPassword));
+  await updatePassword(user, newPassword);
+}

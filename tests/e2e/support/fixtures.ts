@@ -1,0 +1,69 @@
+// Helpers shared by the e2e tests. The stack's addresses come from global-setup.ts through env.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { ROOT } from '../../../scripts/emulator.ts';
+
+export const PROJECT_ID = 'demo-portal';
+export const baseUrl = () => process.env.E2E_BASE_URL ?? 'http://localhost:8181';
+export const authHost = () => process.env.E2E_AUTH_HOST ?? '127.0.0.1:9299';
+export const dataDir = () => process.env.E2E_DATA_DIR ?? '';
+
+export const DEMO = {
+  admin: { email: 'admin@demo.test', password: 'Admin#2026' },
+  client: { email: 'client@demo.test', password: 'Client#2026' },
+  lead: { email: 'lead@demo.test', password: 'Lead#2026' },
+} as const;
+
+/** Signs in through the real login form and waits until the app has navigated away from /login. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).not.toHaveURL(/\/login(\?|#|$)/, { timeout: 20_000 });
+}
+
+export interface OobCode {
+  email: string;
+  oobCode: string;
+  oobLink: string;
+  requestType: string; // PASSWORD_RESET, VERIFY_EMAIL, EMAIL_SIGNIN, …
+}
+
+/**
+ * The newest out-of-band code (password reset, email verification…) the Auth emulator "sent" to
+ * `email`, i.e. what the user would click in the email. Undefined when there is none.
+ */
+export async function readOobCodes(email: string, requestType?: string): Promise<OobCode | undefined> {
+  const res = await fetch(`http://${authHost()}/emulator/v1/projects/${PROJECT_ID}/oobCodes`);
+  if (!res.ok) throw new Error(`oobCodes: HTTP ${res.status}`);
+  const body = (await res.json()) as { oobCodes?: OobCode[] };
+  const mine = (body.oobCodes ?? []).filter(
+    (c) => c.email.toLowerCase() === email.toLowerCase() && (!requestType || c.requestType === requestType),
+  );
+  return mine.at(-1); // the emulator lists codes in the order they were issued
+}
+
+/** Full-page screenshot at tests/output/screenshots/NAME.png (for the review of screens, not for assertions). */
+export async function shot(page: Page, name: string): Promise<string> {
+  const dir = join(ROOT, 'tests', 'output', 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** Creates an account directly in the Auth emulator (no app-side profile). Returns its uid and ID token. */
+export async function createEmulatorUser(email: string, password: string): Promise<{ uid: string; idToken: string }> {
+  const res = await fetch(`http://${authHost()}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=fake-api-key`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, returnSecureToken: true }),
+  });
+  const body = (await res.json()) as { localId?: string; idToken?: string; error?: { message: string } };
+  if (!res.ok || !body.localId || !body.idToken) {
+    throw new Error(`creating ${email} in the Auth emulator failed: ${body.error?.message ?? `HTTP ${res.status}`}`);
+  }
+  return { uid: body.localId, idToken: body.idToken };
+}
