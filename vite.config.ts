@@ -15,7 +15,7 @@ export default defineConfig({
       injectRegister: false,
       injectManifest: { globPatterns: ['**/*.{js,css,html,woff2,svg,png,ico}'], maximumFileSizeToCacheInBytes: 4 * 1024 * 1024 },
       manifest: {
-        name: 'Recovery Portal',
+        name: 'Fraud Recovery Portal',
         short_name: 'Recovery',
         description: 'Order investigation and recovery services, follow your requests and talk to support.',
         theme_color: '#5D87FF',
@@ -24,8 +24,8 @@ export default defineConfig({
         start_url: '/',
         scope: '/',
         icons: [
-          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
-          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          ...[48, 72, 96, 128, 144, 152, 192, 256, 384, 512].map((size) => ({ src: `/icons/icon-${size}.png`, sizes: `${size}x${size}`, type: 'image/png' })),
+          { src: '/icons/icon-maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
           { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
       },

@@ -132,6 +132,7 @@ export async function runStack(opts: StackOptions): Promise<never> {
     // Fail before starting anything if a port is taken (a stale `npm start` in another terminal):
     // otherwise the health check could succeed against the wrong server.
     await ensurePortFree(port, 'API server');
+    await ensurePortFree(authPort, 'Firebase Auth emulator');
     if (opts.vitePort) await ensurePortFree(opts.vitePort, 'Vite dev server');
 
     if (opts.build && staticDir === resolve(ROOT, 'dist')) {

@@ -2,7 +2,7 @@
 // PostgreSQL, then stops both whatever happens. Usage: node scripts/with-emulator.ts vitest run --project server
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { bin, childEnv, ROOT, startAuthEmulator, type AuthEmulator } from './emulator.ts';
+import { bin, childEnv, ensurePortFree, freePort, ROOT, startAuthEmulator, type AuthEmulator } from './emulator.ts';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../tests/support/postgres.ts';
 
 const [command, ...args] = process.argv.slice(2);
@@ -11,7 +11,20 @@ if (!command) {
   process.exit(2);
 }
 
-const port = Number(process.env.TEST_AUTH_EMULATOR_PORT ?? 9199);
+// 9199 unless TEST_AUTH_EMULATOR_PORT says otherwise; when 9199 is taken (another test run on the
+// same machine) any free port will do, since the tests read FIREBASE_AUTH_EMULATOR_HOST.
+async function pickPort(): Promise<number> {
+  if (process.env.TEST_AUTH_EMULATOR_PORT) return Number(process.env.TEST_AUTH_EMULATOR_PORT);
+  try {
+    await ensurePortFree(9199, 'Firebase Auth emulator');
+    return 9199;
+  } catch {
+    const port = await freePort();
+    console.warn(`[with-emulator] port 9199 is busy, using ${port} for the Auth emulator`);
+    return port;
+  }
+}
+const port = await pickPort();
 const projectId = 'demo-portal';
 
 let emulator: AuthEmulator | undefined;

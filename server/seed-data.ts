@@ -89,15 +89,15 @@ interface Plan {
 
 /**
  * Every tool in every status. Done requests are mostly paid in full with a final file; Bank Dispute's
- * Done request is only partly paid (download refused), Exchange Dispute's is paid but its report is
- * not ready yet. In Progress alternates partial and full payments.
+ * Done request has its report ready but is only partly paid (download refused until paid), Exchange
+ * Dispute's is paid but its report is not ready yet. In Progress alternates partial and full payments.
  */
 function plansFor(tool: ToolDefinition): Plan[] {
   const doneUnpaid = tool.id === 'bank-dispute';
   const doneNoFile = tool.id === 'exchange-dispute';
   const progressFull = tool.id === 'web-intelligence' || tool.id === 'exchange-dispute';
   return [
-    { status: 'Done', priced: true, payment: doneUnpaid ? 'partial' : 'full', finalFile: !doneUnpaid && !doneNoFile },
+    { status: 'Done', priced: true, payment: doneUnpaid ? 'partial' : 'full', finalFile: !doneNoFile },
     { status: 'In Progress', priced: true, payment: progressFull ? 'full' : 'partial', finalFile: false },
     { status: 'Waiting for actions', priced: true, payment: tool.id === 'blockchain-analysis' ? 'partial' : 'none', finalFile: false },
     { status: 'Rejected', priced: false, payment: 'none', finalFile: false },

@@ -37,7 +37,7 @@ export async function seedDemo({ db, identity, storage }: { db: Db; identity: Id
           ? null
           : { moneyLost: 12500, lastFundsTransfer: Date.UTC(2026, 9, 3, 14, 30), fraudType: 'CRYPTO', fraudUrl: 'https://fake-exchange.example', name: `${account.firstName} ${account.lastName}` },
       });
-    if (account.email === 'client@demo.test') await seedClientData(tx as unknown as Db, uid, storage);
+      if (account.email === 'client@demo.test') await seedClientData(tx as unknown as Db, uid, storage);
     });
   }
 }

@@ -3,6 +3,8 @@ import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider.tsx';
 import { router } from './app/router.tsx';
+import { UpdatePrompt } from './features/offline/update-prompt.tsx';
+import { registerServiceWorker } from './lib/pwa.ts';
 import { startSession, useAuth } from './lib/session.ts';
 
 function App() {
@@ -13,12 +15,15 @@ function App() {
   return <RouterProvider router={router} context={{ auth }} />;
 }
 
+registerServiceWorker();
+
 // Firebase restores the session from IndexedDB (no network needed) before the first route decision.
 await startSession();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <AppProvider>
       <App />
+      <UpdatePrompt />
     </AppProvider>
   </StrictMode>,
 );

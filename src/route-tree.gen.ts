@@ -18,6 +18,7 @@ import { Route as AuthContactRequestsRouteImport } from './routes/_auth/contact-
 import { Route as AuthContactUsRouteImport } from './routes/_auth/contact-us'
 import { Route as AuthCreateNotificationsRouteImport } from './routes/_auth/create-notifications'
 import { Route as AuthCreateUserRouteImport } from './routes/_auth/create-user'
+import { Route as AuthFilesRouteImport } from './routes/_auth/files'
 import { Route as AuthInitialFormRouteImport } from './routes/_auth/initial-form'
 import { Route as AuthNotificationsRouteImport } from './routes/_auth/notifications'
 import { Route as AuthSettingsRouteImport } from './routes/_auth/settings'
@@ -67,6 +68,11 @@ const AuthCreateUserRoute = AuthCreateUserRouteImport.update({
   path: '/create-user',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthFilesRoute = AuthFilesRouteImport.update({
+  id: '/files',
+  path: '/files',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AuthInitialFormRoute = AuthInitialFormRouteImport.update({
   id: '/initial-form',
   path: '/initial-form',
@@ -97,6 +103,7 @@ export interface FileRoutesByFullPath {
   '/contact-us': typeof AuthContactUsRoute
   '/create-notifications': typeof AuthCreateNotificationsRoute
   '/create-user': typeof AuthCreateUserRoute
+  '/files': typeof AuthFilesRoute
   '/initial-form': typeof AuthInitialFormRoute
   '/notifications': typeof AuthNotificationsRoute
   '/settings': typeof AuthSettingsRoute
@@ -110,6 +117,7 @@ export interface FileRoutesByTo {
   '/contact-us': typeof AuthContactUsRoute
   '/create-notifications': typeof AuthCreateNotificationsRoute
   '/create-user': typeof AuthCreateUserRoute
+  '/files': typeof AuthFilesRoute
   '/initial-form': typeof AuthInitialFormRoute
   '/notifications': typeof AuthNotificationsRoute
   '/settings': typeof AuthSettingsRoute
@@ -126,6 +134,7 @@ export interface FileRoutesById {
   '/_auth/contact-us': typeof AuthContactUsRoute
   '/_auth/create-notifications': typeof AuthCreateNotificationsRoute
   '/_auth/create-user': typeof AuthCreateUserRoute
+  '/_auth/files': typeof AuthFilesRoute
   '/_auth/initial-form': typeof AuthInitialFormRoute
   '/_auth/notifications': typeof AuthNotificationsRoute
   '/_auth/settings': typeof AuthSettingsRoute
@@ -143,6 +152,7 @@ export interface FileRouteTypes {
     | '/contact-us'
     | '/create-notifications'
     | '/create-user'
+    | '/files'
     | '/initial-form'
     | '/notifications'
     | '/settings'
@@ -156,6 +166,7 @@ export interface FileRouteTypes {
     | '/contact-us'
     | '/create-notifications'
     | '/create-user'
+    | '/files'
     | '/initial-form'
     | '/notifications'
     | '/settings'
@@ -171,6 +182,7 @@ export interface FileRouteTypes {
     | '/_auth/contact-us'
     | '/_auth/create-notifications'
     | '/_auth/create-user'
+    | '/_auth/files'
     | '/_auth/initial-form'
     | '/_auth/notifications'
     | '/_auth/settings'
@@ -250,6 +262,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthCreateUserRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/files': {
+      id: '/_auth/files'
+      path: '/files'
+      fullPath: '/files'
+      preLoaderRoute: typeof AuthFilesRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/initial-form': {
       id: '/_auth/initial-form'
       path: '/initial-form'
@@ -286,6 +305,7 @@ interface AuthRouteChildren {
   AuthContactUsRoute: typeof AuthContactUsRoute
   AuthCreateNotificationsRoute: typeof AuthCreateNotificationsRoute
   AuthCreateUserRoute: typeof AuthCreateUserRoute
+  AuthFilesRoute: typeof AuthFilesRoute
   AuthInitialFormRoute: typeof AuthInitialFormRoute
   AuthNotificationsRoute: typeof AuthNotificationsRoute
   AuthSettingsRoute: typeof AuthSettingsRoute
@@ -298,6 +318,7 @@ const AuthRouteChildren: AuthRouteChildren = {
   AuthContactUsRoute: AuthContactUsRoute,
   AuthCreateNotificationsRoute: AuthCreateNotificationsRoute,
   AuthCreateUserRoute: AuthCreateUserRoute,
+  AuthFilesRoute: AuthFilesRoute,
   AuthInitialFormRoute: AuthInitialFormRoute,
   AuthNotificationsRoute: AuthNotificationsRoute,
   AuthSettingsRoute: AuthSettingsRoute,

@@ -30,7 +30,7 @@ export async function contactRoutes(app: FastifyInstance, ctx: AppContext) {
     const rows = await ctx.db
       .select()
       .from(contactRequests)
-      
+      .where(eq(contactRequests.userId, request.user!.uid))
       .orderBy(desc(contactRequests.createdAt), desc(contactRequests.seq));
     return { data: rows.map(toContactRequest) };
   });

@@ -109,7 +109,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext) {
     const [row] = await ctx.db
       .select()
       .from(files)
-      .where(eq(files.id, fileId));
+      .where(and(eq(files.id, fileId), eq(files.userId, request.user!.uid), inArray(files.kind, DOWNLOADABLE)));
     if (!row) throw notFound('File not found');
     const data = await ctx.storage.read(row.storedName);
     return reply

@@ -27,7 +27,7 @@ export async function notificationRoutes(app: FastifyInstance, ctx: AppContext) 
       const rows = await ctx.db
         .select()
         .from(notifications)
-        
+        .where(or(isNull(notifications.userId), eq(notifications.userId, request.user!.uid)))
         .orderBy(desc(notifications.createdAt), desc(notifications.seq));
       return { data: rows.map(toNotification) };
     },

@@ -23,7 +23,7 @@ const isUpload = (v: unknown): v is UploadedFile =>
 
 const unknownFieldError = (tool: ToolDefinition) => (issue: { code?: string; keys?: string[] }) =>
   issue.code === 'unrecognized_keys' && issue.keys
-    ? issue.keys.map((k) => `${k}: ${k} is not a field of ${tool.header}`).join('; ')
+    ? issue.keys.map((k) => `${k} is not a field of ${tool.header}`).join('; ')
     : undefined;
 
 /** JSON tools: `{ [hrefBackend]: { ...fields } }`, the fields checked by the catalogue's schema. */
@@ -171,7 +171,7 @@ export async function toolRoutes(app: FastifyInstance, ctx: AppContext) {
             return inserted;
           });
         } catch (err) {
-          await Promise.allSettled(written.map((w) => ctx.storage.remove(w.stored.storedName)));
+          
           throw err;
         }
         await ctx.events.poke(uid);

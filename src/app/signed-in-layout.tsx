@@ -1,6 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useState } from 'react';
 import { texts } from '../../domain/texts.ts';
+import { SignOutDialog } from '../features/auth/sign-out-dialog.tsx';
 import { usePresence } from '../features/auth/use-presence.ts';
 import { useSignOut } from '../features/auth/use-sign-out.ts';
 import { UploadFilesModal } from '../features/files/upload-files-modal.tsx';
@@ -9,6 +10,7 @@ import { OfflineIndicator } from '../features/offline/offline-indicator.tsx';
 import { loadProfile, requestPull, startDataServices } from '../lib/data-services.ts';
 import { type PortalDb, openUserDb } from '../lib/db.ts';
 import { signOut } from '../lib/firebase.ts';
+import { requestPersistentStorage } from '../lib/pwa.ts';
 import { ReplicaContext, displayName, useProfile } from '../lib/replica.ts';
 import { setLoading, showMessage } from '../lib/ui-state.ts';
 import { AppLayout } from './shell/app-layout.tsx';
@@ -20,6 +22,9 @@ import { AppLayout } from './shell/app-layout.tsx';
 export function SignedInLayout({ uid, children }: { uid: string; children: ReactNode }) {
   const db = openUserDb(uid);
   useEffect(() => startDataServices(db), [db]);
+  useEffect(() => {
+    void requestPersistentStorage();
+  }, []);
   return (
     <ReplicaContext.Provider value={db}>
       <ProfileGate db={db}>{children}</ProfileGate>
@@ -62,6 +67,7 @@ function ProfileGate({ db, children }: { db: PortalDb; children: ReactNode }) {
     >
       {children}
       <UploadFilesModal open={uploadOpen} onClose={() => setUploadOpen(false)} />
+      <SignOutDialog />
     </AppLayout>
   );
 }

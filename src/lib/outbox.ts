@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ApiError, NetworkError, apiRequest, readData } from './api.ts';
 import type { CommandStatus, OutboxCommand, PortalDb } from './db.ts';
 import { getIdToken } from './firebase.ts';
+import { requestBackgroundSync } from './pwa.ts';
 
 /**
  * The outbox: every write a user makes (purchase, refund, contact message, initial form) is a
@@ -27,6 +28,7 @@ export async function enqueue(db: PortalDb, command: Enqueue, writeOptimistic: (
     await db.outbox.add({ ...command, status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: Date.now() });
   });
   wake();
+  void requestBackgroundSync();
 }
 
 // ---- the sender ----

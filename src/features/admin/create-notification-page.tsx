@@ -1,4 +1,97 @@
-/** Placeholder until its feature lands. */
+import { type FormEvent, useState } from 'react';
+import { Button, Field, Input, SegmentGroup, Stack, Textarea } from '@chakra-ui/react';
+import { NotificationItem } from '../../../domain/schemas.ts';
+import { texts } from '../../../domain/texts.ts';
+import { apiSend } from '../../lib/api.ts';
+import { showMessage } from '../../lib/ui-state.ts';
+import { AdminPanel, isOffline, useAdminFailure } from './admin-shared.tsx';
+
+type Audience = 'General' | 'Specific';
+
+/** The server's bound on a notification (NotificationBody). */
+export const contentMax = 1000;
+
+/** Admin: a notification for everyone (General) or for one user (Specific). Online-only, sent directly. */
 export function CreateNotificationPage() {
-  return <p>Create notification</p>;
+  return (
+    <AdminPanel title="Create Notification">
+      <CreateNotificationForm />
+    </AdminPanel>
+  );
+}
+
+export function CreateNotificationForm() {
+  const [audience, setAudience] = useState<Audience>('General');
+  const [userId, setUserId] = useState('');
+  const [content, setContent] = useState('');
+  const [userIdMissing, setUserIdMissing] = useState(false);
+  const [sending, setSending] = useState(false);
+  const onFailure = useAdminFailure();
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const message = content.trim();
+    const id = userId.trim();
+    // Spec: empty content sends nothing.
+    if (!message || sending) return;
+    if (audience === 'Specific' && !id) {
+      setUserIdMissing(true);
+      return;
+    }
+    if (isOffline()) {
+      showMessage(texts.needsConnection, 'warning');
+      return;
+    }
+    setSending(true);
+    try {
+      const path = audience === 'General' ? '/notification' : `/notification/${encodeURIComponent(id)}`;
+      await apiSend(path, 'POST', { notification: { message } }, NotificationItem);
+      showMessage(audience === 'General' ? texts.publicNotificationCreated : texts.userNotificationCreated(id), 'success');
+      setContent('');
+    } catch (err) {
+      onFailure(err);
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void onSubmit(e)} noValidate>
+      <Stack gap="4">
+        <SegmentGroup.Root
+          value={audience}
+          onValueChange={(e) => setAudience(e.value === 'Specific' ? 'Specific' : 'General')}
+          aria-label="Notification type"
+          alignSelf="start"
+        >
+          <SegmentGroup.Indicator />
+          <SegmentGroup.Items items={['General', 'Specific']} px="5" cursor="pointer" />
+        </SegmentGroup.Root>
+        {audience === 'Specific' && (
+          <Field.Root required invalid={userIdMissing}>
+            <Field.Label>
+              User ID <Field.RequiredIndicator />
+            </Field.Label>
+            <Input
+              value={userId}
+              maxLength={128}
+              autoComplete="off"
+              onChange={(e) => {
+                setUserId(e.target.value);
+                setUserIdMissing(false);
+              }}
+            />
+            <Field.ErrorText>User ID is required</Field.ErrorText>
+          </Field.Root>
+        )}
+        <Field.Root>
+          <Field.Label>Content</Field.Label>
+          <Textarea value={content} maxLength={contentMax} rows={5} onChange={(e) => setContent(e.target.value)} />
+        </Field.Root>
+        <Button type="submit" colorPalette="brand" loading={sending} alignSelf={{ base: 'stretch', sm: 'end' }} minWidth="120px">
+          Create
+        </Button>
+      </Stack>
+    </form>
+  );
 }

@@ -1,4 +1,143 @@
-/** Placeholder until its feature lands. */
+import { Button, Field, HStack, Heading, List, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { Check, X } from 'lucide-react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { passwordRules } from '../../../domain/passwords.ts';
+import { texts } from '../../../domain/texts.ts';
+import { confirmReset, verifyResetCode } from '../../lib/firebase.ts';
+import { showMessage } from '../../lib/ui-state.ts';
+import { AuthCard } from './auth-card.tsx';
+import { PasswordInput } from './password-input.tsx';
+
+const iconSize = 18;
+const redirectDelayMs = 3000;
+
+type Step = { kind: 'verifying' } | { kind: 'invalid'; error: string } | { kind: 'ready'; email: string } | { kind: 'done' };
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * /initial-password?mode=resetPassword&oobCode=…: the emailed link of a password reset.
+ * The code is verified first; its errors are shown raw (spec section 8).
+ */
 export function InitialPasswordPage() {
-  return <p>Initial password</p>;
+  const { oobCode } = useSearch({ from: '/initial-password' });
+  const navigate = useNavigate();
+  const [step, setStep] = useState<Step>({ kind: 'verifying' });
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    if (!navigator.onLine) {
+      setStep({ kind: 'invalid', error: texts.needsConnection });
+      return;
+    }
+    verifyResetCode(oobCode ?? '').then(
+      (email) => !cancelled && setStep({ kind: 'ready', email }),
+      (err) => !cancelled && setStep({ kind: 'invalid', error: errorText(err) }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [oobCode]);
+
+  useEffect(() => {
+    if (step.kind !== 'done') return;
+    const timer = setTimeout(() => void navigate({ to: '/' }), redirectDelayMs);
+    return () => clearTimeout(timer);
+  }, [step.kind, navigate]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!navigator.onLine) {
+      setError(texts.needsConnection);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await confirmReset(oobCode ?? '', password);
+      showMessage(texts.passwordUpdated, 'success');
+      setStep({ kind: 'done' });
+    } catch (err) {
+      // The rules checklist does not block the button (spec section 5): the provider's refusal is shown as it is.
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const matches = password === confirm;
+  return (
+    <AuthCard>
+      <Heading as="h1" textStyle="h1" textAlign="center">
+        Set a new password
+      </Heading>
+      {step.kind === 'verifying' && (
+        <HStack justifyContent="center" gap="3" color="fg.muted">
+          <Spinner size="sm" /> <Text>Checking your link…</Text>
+        </HStack>
+      )}
+      {step.kind === 'invalid' && (
+        <Text role="alert" color="red.600" textAlign="center" wordBreak="break-word">
+          {step.error}
+        </Text>
+      )}
+      {step.kind === 'done' && (
+        <Text role="status" color="green.700" textAlign="center">
+          {texts.passwordUpdated}
+        </Text>
+      )}
+      {step.kind === 'ready' && (
+        <form onSubmit={submit}>
+          <Stack gap="4">
+            <Text textAlign="center" color="fg.muted" wordBreak="break-word">
+              Account: <Text as="span" fontWeight="semibold" color="portal.text">{step.email}</Text>
+            </Text>
+            <Field.Root>
+              <Field.Label>New Password</Field.Label>
+              <PasswordInput autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            </Field.Root>
+            <List.Root aria-label="Password rules" variant="plain" gap="1">
+              {passwordRules.map((rule) => {
+                const ok = rule.test(password);
+                return (
+                  <List.Item key={rule.id} color={ok ? 'green.700' : 'red.600'} data-met={ok} alignItems="center">
+                    <List.Indicator asChild>
+                      {ok ? <Check size={iconSize} aria-label="met" /> : <X size={iconSize} aria-label="not met" />}
+                    </List.Indicator>
+                    {rule.label}
+                  </List.Item>
+                );
+              })}
+            </List.Root>
+            <Field.Root>
+              <Field.Label>Confirm Password</Field.Label>
+              <PasswordInput autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+            </Field.Root>
+            {(password || confirm) && (
+              <HStack role="status" gap="2" color={matches ? 'green.700' : 'red.600'}>
+                {matches ? <Check size={iconSize} aria-hidden="true" /> : <X size={iconSize} aria-hidden="true" />}
+                <Text>{matches ? texts.passwordsMatch : texts.passwordsDoNotMatch}</Text>
+              </HStack>
+            )}
+            {error && (
+              <Text role="alert" color="red.600" wordBreak="break-word">
+                {error}
+              </Text>
+            )}
+            {/* Only a mismatch blocks: the strength rules are advice (spec section 5), the provider has the last word. */}
+            <Button type="submit" colorPalette="brand" loading={busy} disabled={!password || !matches} width="100%">
+              Reset Password
+            </Button>
+          </Stack>
+        </form>
+      )}
+    </AuthCard>
+  );
 }

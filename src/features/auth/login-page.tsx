@@ -1,4 +1,86 @@
-/** Placeholder until its feature lands. */
+import { Button, Field, Heading, Input, Link, Stack, Text } from '@chakra-ui/react';
+import { Navigate, useNavigate } from '@tanstack/react-router';
+import { FirebaseError } from 'firebase/app';
+import { type FormEvent, useState } from 'react';
+import { externalLinks, texts } from '../../../domain/texts.ts';
+import { signIn } from '../../lib/firebase.ts';
+import { useAuth } from '../../lib/session.ts';
+import { AuthCard } from './auth-card.tsx';
+import { PasswordInput } from './password-input.tsx';
+import { ResetPasswordDialog } from './reset-password-dialog.tsx';
+
+/** /login: outside the shell. A signed-in user is sent to the dashboard. */
 export function LoginPage() {
-  return <p>Login</p>;
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [resetOpen, setResetOpen] = useState(false);
+
+  if (auth.isAuthenticated && !busy) return <Navigate to="/" replace />;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!navigator.onLine) {
+      setError(texts.needsConnection);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await signIn(email.trim(), password);
+      await navigate({ to: '/' });
+    } catch (err) {
+      // Firebase's own codes are not shown: the spec has one text for every failed sign-in.
+      setError(err instanceof FirebaseError && err.code === 'auth/network-request-failed' ? texts.needsConnection : texts.wrongCredentials);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // Spec: the inline error clears when either field is edited.
+  const edit = (set: (v: string) => void) => (value: string) => {
+    set(value);
+    setError(null);
+  };
+
+  return (
+    <AuthCard>
+      <Heading as="h1" textStyle="h1" textAlign="center">
+        Sign In
+      </Heading>
+      <form onSubmit={submit}>
+        <Stack gap="4">
+          <Field.Root invalid={error === texts.wrongCredentials}>
+            <Field.Label>Email</Field.Label>
+            <Input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => edit(setEmail)(e.target.value)} />
+          </Field.Root>
+          <Field.Root invalid={error === texts.wrongCredentials}>
+            <Field.Label>Password</Field.Label>
+            <PasswordInput name="password" autoComplete="current-password" required value={password} onChange={(e) => edit(setPassword)(e.target.value)} />
+          </Field.Root>
+          <Text role="alert" color={error === texts.needsConnection ? 'orange.700' : 'red.600'} minHeight="1lh" fontSize="sm">
+            {error ?? ''}
+          </Text>
+          <Button type="submit" colorPalette="brand" loading={busy} width="100%">
+            Sign In
+          </Button>
+        </Stack>
+      </form>
+      <Stack gap="2" alignItems="center" textAlign="center">
+        <Button variant="plain" colorPalette="brand" color="brand.fg" size="sm" onClick={() => setResetOpen(true)}>
+          Reset Your Password
+        </Button>
+        <Text color="fg.muted">
+          Don't have an account?{' '}
+          <Link href={externalLinks.signUp} target="_blank" rel="noopener noreferrer" color="brand.fg" fontWeight="semibold">
+            Sign Up
+          </Link>
+        </Text>
+      </Stack>
+      <ResetPasswordDialog open={resetOpen} onClose={() => setResetOpen(false)} initialEmail={email.trim()} />
+    </AuthCard>
+  );
 }

@@ -1,4 +1,158 @@
-/** Placeholder until its feature lands. */
-export function UploadFilesModal(_props: { open: boolean; onClose(): void }) {
-  return null;
+import { useRef, useState } from 'react';
+import { Box, Button, CloseButton, Dialog, Field, HStack, Input, Portal, Progress, Stack, Text } from '@chakra-ui/react';
+import { CircleAlert, CircleCheck } from 'lucide-react';
+import { texts } from '../../../domain/texts.ts';
+import { requestPull } from '../../lib/data-services.ts';
+import { getIdToken } from '../../lib/firebase.ts';
+import { useReplica } from '../../lib/replica.ts';
+import { showMessage } from '../../lib/ui-state.ts';
+import { formatSize, uploadFile } from './upload-file.ts';
+
+type EntryStatus = 'ready' | 'uploading' | 'done' | 'error';
+
+interface Entry {
+  key: string;
+  file: File;
+  progress: number;
+  status: EntryStatus;
+  error?: string;
+}
+
+/**
+ * Upload File: general files go straight to POST /api/user/files, one request per file so that each
+ * gets its own progress bar and its own result. Online-only: the outbox does not carry large blobs.
+ */
+export function UploadFilesModal({ open, onClose }: { open: boolean; onClose(): void }) {
+  const db = useReplica();
+  const [entries, setEntries] = useState<Entry[]>([]);
+  const [busy, setBusy] = useState(false);
+  const abortRef = useRef<AbortController | null>(null);
+  const inputRef = useRef<HTMLInputElement | null>(null);
+
+  const patch = (key: string, change: Partial<Entry>) =>
+    setEntries((list) => list.map((e) => (e.key === key ? { ...e, ...change } : e)));
+
+  function close() {
+    abortRef.current?.abort();
+    abortRef.current = null;
+    setEntries([]);
+    setBusy(false);
+    onClose();
+  }
+
+  function choose(list: FileList | null) {
+    const files = Array.from(list ?? []);
+    setEntries(files.map((file, i) => ({ key: `${Date.now()}-${i}-${file.name}`, file, progress: 0, status: 'ready' })));
+  }
+
+  async function submit() {
+    const todo = entries.filter((e) => e.status === 'ready' || e.status === 'error');
+    if (todo.length === 0 || busy) return;
+    if (navigator.onLine === false) {
+      showMessage(texts.needsConnection, 'warning');
+      return;
+    }
+    setBusy(true);
+    const controller = new AbortController();
+    abortRef.current = controller;
+    const token = await getIdToken().catch(() => null);
+    for (const e of todo) patch(e.key, { status: 'uploading', progress: 0, error: undefined });
+    const outcomes = await Promise.all(
+      todo.map(async (e) => {
+        const outcome = await uploadFile(e.file, { token, signal: controller.signal, onProgress: (p) => patch(e.key, { progress: p }) });
+        if (outcome.ok) patch(e.key, { status: 'done', progress: 100 });
+        else patch(e.key, { status: 'error', error: outcome.network ? texts.needsConnection : outcome.message });
+        return outcome;
+      }),
+    );
+    if (controller.signal.aborted) return;
+    abortRef.current = null;
+    setBusy(false);
+    const success = outcomes.find((o) => o.ok);
+    // Spec: the answer's code SUCCESS shows its message; failures show the server's own text.
+    if (success?.ok && success.code === 'SUCCESS') showMessage(success.message, 'success');
+    const errors = new Set(outcomes.flatMap((o) => (o.ok ? [] : [o.network ? texts.needsConnection : o.message])));
+    for (const message of errors) showMessage(message, 'error');
+    if (success) void requestPull(db);
+    if (inputRef.current) inputRef.current.value = '';
+  }
+
+  const pending = entries.some((e) => e.status === 'ready' || e.status === 'error');
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(e) => !e.open && close()} placement="center" size={{ base: 'full', sm: 'md' }}>
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content bg="portal.white">
+            <Dialog.Header>
+              <Dialog.Title textStyle="h1">Upload File</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Stack gap="4">
+                <Field.Root disabled={busy}>
+                  <Field.Label>Files</Field.Label>
+                  <Input ref={inputRef} type="file" multiple p="1.5" onChange={(e) => choose(e.target.files)} />
+                </Field.Root>
+                {entries.length > 0 && (
+                  <Stack as="ul" gap="3" listStyleType="none" m="0" p="0" aria-label="Chosen files">
+                    {entries.map((entry) => (
+                      <FileRow key={entry.key} entry={entry} />
+                    ))}
+                  </Stack>
+                )}
+              </Stack>
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Button variant="outline" onClick={close}>
+                {entries.length > 0 && !pending && !busy ? 'Close' : 'Cancel'}
+              </Button>
+              <Button colorPalette="brand" onClick={() => void submit()} loading={busy} disabled={!pending}>
+                Submit
+              </Button>
+            </Dialog.Footer>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label="Close" />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
+
+function FileRow({ entry }: { entry: Entry }) {
+  const color = entry.status === 'error' ? 'red' : entry.status === 'done' ? 'green' : 'brand';
+  return (
+    <Box as="li" data-testid="upload-row" data-status={entry.status}>
+      <HStack justify="space-between" gap="2">
+        <Text fontWeight="medium" truncate minWidth="0" title={entry.file.name}>
+          {entry.file.name}
+        </Text>
+        <HStack gap="1" flexShrink={0} color="fg.muted" fontSize="xs">
+          <Text>{formatSize(entry.file.size)}</Text>
+          {entry.status === 'done' && (
+            <Box color="green.600" aria-label="Uploaded" role="img">
+              <CircleCheck size={18} />
+            </Box>
+          )}
+          {entry.status === 'error' && (
+            <Box color="red.600" aria-label="Upload failed" role="img">
+              <CircleAlert size={18} />
+            </Box>
+          )}
+        </HStack>
+      </HStack>
+      <Progress.Root value={entry.progress} size="sm" colorPalette={color} mt="1.5">
+        <Progress.Track aria-label={`Upload of ${entry.file.name}`} borderRadius="full">
+          <Progress.Range />
+        </Progress.Track>
+      </Progress.Root>
+      {entry.error && (
+        <Text color="red.600" fontSize="xs" mt="1">
+          {entry.error}
+        </Text>
+      )}
+    </Box>
+  );
 }

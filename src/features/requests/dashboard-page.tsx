@@ -1,4 +1,55 @@
-/** Placeholder until its feature lands. */
+import { Card, IconButton, Stack, Text } from '@chakra-ui/react';
+import { RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import { requestPull } from '../../lib/data-services.ts';
+import { displayName, useProfile, useReplica } from '../../lib/replica.ts';
+import { RequestsTable } from './requests-table.tsx';
+import { StatusCards } from './status-cards.tsx';
+import { ICON_SIZE } from './tool-icon.tsx';
+import { ToolsCarousel } from './tools-carousel.tsx';
+import { useRequests, useStatusCounts } from './use-requests.ts';
+
+/** The dashboard: welcome, status counts, the tools carousel and every request, all from the device replica. */
 export function DashboardPage() {
-  return <p>Dashboard</p>;
+  const db = useReplica();
+  const profile = useProfile();
+  const requests = useRequests();
+  const counts = useStatusCounts();
+  const [refreshing, setRefreshing] = useState(false);
+
+  async function refresh() {
+    setRefreshing(true);
+    try {
+      await requestPull(db);
+    } finally {
+      setRefreshing(false);
+    }
+  }
+
+  return (
+    <Stack gap="6">
+      <Card.Root variant="outline" bg="brand.subtle" borderColor="brand.muted">
+        <Card.Body>
+          <Text as="h1" fontSize="1.125rem" fontWeight="semibold">
+            Welcome back, {displayName(profile)}
+          </Text>
+          <Text color="fg.muted" mt="1">
+            Order a tool, follow your requests and settle their payments from here.
+          </Text>
+        </Card.Body>
+      </Card.Root>
+      <StatusCards counts={counts} />
+      <ToolsCarousel />
+      <RequestsTable
+        title="Tools requests"
+        requests={requests}
+        showAmount
+        actions={
+          <IconButton aria-label="Refresh requests" variant="ghost" size="sm" loading={refreshing} onClick={() => void refresh()}>
+            <RefreshCw size={ICON_SIZE} aria-hidden="true" />
+          </IconButton>
+        }
+      />
+    </Stack>
+  );
 }

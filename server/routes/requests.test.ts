@@ -1,0 +1,329 @@
+import { and, count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProductRequest } from '../../domain/schemas.ts';
+import { texts } from '../../domain/texts.ts';
+import { tools } from '../../domain/tools.ts';
+import { deals, files, productRequests, refunds, visits } from '../db/schema.ts';
+import { seedClientData } from '../seed-data.ts';
+import { createSignedLinks } from '../signed-links.ts';
+import { createTestApp, type TestApp, type TestUser } from '../test-helper.ts';
+
+interface Group {
+  productRequestType: string;
+  requests: ProductRequest[];
+  deals: { id: string; requestId: string; invoice: string | null; amount: number }[];
+}
+
+describe('requests, refunds, final files, live details and billing', () => {
+  let t: TestApp;
+  let a: TestUser;
+  let b: TestUser;
+  let groups: Group[];
+
+  const get = (url: string, user: TestUser | null = a) => t.app.inject({ method: 'GET', url, headers: user ? user.headers : {} });
+  const refund = (user: TestUser, refundRequest: Record<string, string>, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url: '/api/refund', payload: { refundRequest }, headers: { ...user.headers, ...headers } });
+  /** Client A's seeded request of a tool in a status. */
+  const seeded = (toolId: string, status: string) => {
+    const tool = tools.find((x) => x.id === toolId)!;
+    const group = groups.find((g) => g.productRequestType === tool.ToolNameBackend)!;
+    return group.requests.find((r) => r.status === status)!;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await t.user({ client: true });
+    b = await t.user({ client: true });
+    await seedClientData(t.ctx.db, a.uid, t.ctx.storage);
+    const res = await get('/api/user/product-requests');
+    expect(res.statusCode, res.body).toBe(200);
+    groups = res.json().data;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  describe('the seeded demo data', () => {
+    it('has every tool in every status, in catalogue order', () => {
+      expect(groups.map((g) => g.productRequestType)).toEqual(tools.map((x) => x.ToolNameBackend));
+      for (const group of groups) {
+        expect(group.requests.map((r) => r.status).sort()).toEqual(['Done', 'In Progress', 'Pending', 'Rejected', 'Waiting for actions']);
+        for (const r of group.requests) {
+          expect(r.productRequestType).toBe(group.productRequestType);
+          expect(Object.keys(r.requestDetails).every((k) => k.startsWith(`${group.productRequestType}_`))).toBe(true);
+          expect(r.leftToPay).toBe(r.totalAmount === null ? null : Math.max(0, r.totalAmount - r.paid));
+        }
+      }
+    });
+
+    it('has partial and full payments, with a deal and an invoice link per payment', () => {
+      const all = groups.flatMap((g) => g.requests);
+      expect(all.some((r) => r.totalAmount !== null && r.paid > 0 && r.paid < r.totalAmount)).toBe(true);
+      expect(all.some((r) => r.totalAmount !== null && r.paid === r.totalAmount)).toBe(true);
+      for (const group of groups) {
+        for (const r of group.requests) {
+          const paidByDeals = group.deals.filter((d) => d.requestId === r.id).reduce((s, d) => s + d.amount, 0);
+          expect(paidByDeals).toBe(r.paid);
+        }
+        for (const d of group.deals) expect(d.invoice).toMatch(/^\/api\/download\//);
+      }
+    });
+
+    it('spreads the dates over the last months', () => {
+      const times = groups.flatMap((g) => g.requests.map((r) => Date.parse(r.Created_Time)));
+      const spanDays = (Math.max(...times) - Math.min(...times)) / 86_400_000;
+      expect(spanDays).toBeGreaterThan(90);
+      expect(Math.max(...times)).toBeLessThanOrEqual(Date.now());
+    });
+
+    it('has Track Master visits with and without coordinates on a paid and an unpaid request', async () => {
+      const paid = seeded('track-master', 'Done');
+      const unpaid = seeded('track-master', 'In Progress');
+      expect(paid.leftToPay).toBe(0);
+      expect(unpaid.leftToPay).toBeGreaterThan(0);
+      for (const r of [paid, unpaid]) {
+        const rows = await t.ctx.db.select().from(visits).where(eq(visits.requestId, r.id));
+        expect(rows.length).toBeGreaterThan(0);
+      }
+      const rows = await t.ctx.db.select().from(visits).where(eq(visits.requestId, paid.id));
+      const details = rows.map((v) => v.ipDetails as Record<string, unknown>);
+      expect(details.some((d) => d.latitude !== null && d.longitude !== null)).toBe(true);
+      expect(details.some((d) => d.latitude === null)).toBe(true);
+    });
+  });
+
+  describe('lists and counts', () => {
+    it('counts the statuses', async () => {
+      const res = await get('/api/user/product-requests-status-count');
+      expect(res.json()).toEqual({ data: { done: 5, inProgress: 5, pending: 5, waitingForActions: 5 } });
+      expect((await get('/api/user/product-requests-status-count', b)).json().data).toEqual({ done: 0, inProgress: 0, pending: 0, waitingForActions: 0 });
+    });
+
+    it('lists one tool\'s requests, newest first, and nothing of another user', async () => {
+      const res = await get('/api/tools/bank-dispute/requests');
+      expect(res.statusCode).toBe(200);
+      const list: ProductRequest[] = res.json().data;
+      expect(list).toHaveLength(5);
+      expect(list.every((r) => r.productRequestType === 'BANK_DISPUTE')).toBe(true);
+      const times = list.map((r) => Date.parse(r.Created_Time));
+      expect(times).toEqual([...times].sort((x, y) => y - x));
+      expect((await get('/api/tools/bank-dispute/requests', b)).json().data).toEqual([]);
+      expect((await get('/api/tools/no-such-tool/requests')).statusCode).toBe(404);
+    });
+
+    it('gives one request\'s details, with the visit count for Track Master', async () => {
+      const tm = seeded('track-master', 'Done');
+      const res = await get(`/api/tools/track-master/requests/${tm.id}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toEqual({ id: tm.id, productRequestType: 'TRACK_MASTER', requestDetails: tm.requestDetails, visits: 6 });
+      const bd = seeded('bank-dispute', 'Pending');
+      const other = (await get(`/api/tools/bank-dispute/requests/${bd.id}`)).json().data;
+      expect(other).toEqual({ id: bd.id, productRequestType: 'BANK_DISPUTE', requestDetails: bd.requestDetails });
+      // The right id under the wrong tool is not found either.
+      expect((await get(`/api/tools/web-intelligence/requests/${bd.id}`)).statusCode).toBe(404);
+    });
+
+    it('lists billing rows with the tool, its name, the date and an invoice link that downloads a PDF', async () => {
+      const res = await get('/api/user/billing');
+      const rows = res.json().data as { id: string; tool: string; toolName: string; date: string; invoice: string }[];
+      const dealCount = groups.reduce((s, g) => s + g.deals.length, 0);
+      expect(rows).toHaveLength(dealCount);
+      expect(rows[0]).toEqual({ id: expect.any(String), tool: expect.any(String), toolName: expect.any(String), date: expect.any(String), invoice: expect.stringMatching(/^\/api\/download\//) });
+      expect(rows.find((r) => r.tool === 'TRACK_MASTER')!.toolName).toBe('Track Master');
+      const pdf = await t.app.inject({ url: rows[0].invoice });
+      expect(pdf.statusCode).toBe(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+      expect((await get('/api/user/billing', b)).json().data).toEqual([]);
+    });
+
+    it('needs a token', async () => {
+      for (const url of ['/api/user/product-requests', '/api/user/product-requests-status-count', '/api/tools/track-master/requests', '/api/user/billing']) {
+        expect((await get(url, null)).statusCode).toBe(401);
+      }
+    });
+  });
+
+  describe('another user\'s objects are 404, never their data', () => {
+    it('request details, live details, file and refund', async () => {
+      const tm = seeded('track-master', 'Done');
+      const responses = [
+        await get(`/api/tools/track-master/requests/${tm.id}`, b),
+        await get(`/api/tools/track-master/requests/${tm.id}/live-details`, b),
+        await get(`/api/track-master/${tm.id}/file`, b),
+        await refund(b, { tool: 'TRACK_MASTER', processId: tm.id, refundRequestType: 'FULL', reason: 'Not mine' }),
+      ];
+      for (const res of responses) {
+        expect(res.statusCode).toBe(404);
+        expect(res.body).not.toContain(tm.id);
+        expect(res.json().error.code).toBe('NOT_FOUND');
+      }
+      // The owner gets all of them.
+      expect((await get(`/api/tools/track-master/requests/${tm.id}`)).statusCode).toBe(200);
+      expect((await get(`/api/tools/track-master/requests/${tm.id}/live-details`)).statusCode).toBe(200);
+      expect((await get(`/api/track-master/${tm.id}/file`)).statusCode).toBe(200);
+    });
+
+    it('a malformed id is 404 too', async () => {
+      expect((await get('/api/tools/track-master/requests/not-a-uuid')).statusCode).toBe(404);
+      expect((await get('/api/track-master/1%27%20or%201=1/file')).statusCode).toBe(404);
+    });
+  });
+
+  describe('live details', () => {
+    it('before payment in full: only a placeholder count, at least 3', async () => {
+      const unpaid = seeded('track-master', 'In Progress');
+      const res = await get(`/api/tools/track-master/requests/${unpaid.id}/live-details`);
+      expect(res.json()).toEqual({ data: { id: unpaid.id, data: 4 } });
+      const noVisits = seeded('track-master', 'Pending');
+      expect((await get(`/api/tools/track-master/requests/${noVisits.id}/live-details`)).json().data.data).toBe(3);
+    });
+
+    it('after payment in full: the visits with their IP details', async () => {
+      const paid = seeded('track-master', 'Done');
+      const { data } = (await get(`/api/tools/track-master/requests/${paid.id}/live-details`)).json();
+      expect(data.id).toBe(paid.id);
+      expect(data.data).toHaveLength(6);
+      expect(data.data[0]).toMatchObject({ productRequestId: paid.id, userId: a.uid, ip: expect.any(String), vpn: expect.any(Boolean), new: expect.any(Boolean), archive: false });
+      expect(data.data.some((v: { ipDetails: { latitude: unknown } }) => typeof v.ipDetails.latitude === 'number')).toBe(true);
+    });
+
+    it('exists for Track Master only', async () => {
+      const wi = seeded('web-intelligence', 'Done');
+      expect((await get(`/api/tools/web-intelligence/requests/${wi.id}/live-details`)).statusCode).toBe(404);
+    });
+  });
+
+  describe('final file', () => {
+    it('is refused while not fully paid, then downloads once paid', async () => {
+      const bd = seeded('bank-dispute', 'Done');
+      expect(bd.leftToPay).toBeGreaterThan(0);
+      const refused = await get(`/api/bank-dispute/${bd.id}/file`);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ error: { code: 'NOT_FULLY_PAID', message: 'This product request has not fully paid.' } });
+      expect(texts.notFullyPaid).toBe('This product request has not fully paid.');
+
+      await t.ctx.db.update(productRequests).set({ paid: bd.totalAmount! }).where(eq(productRequests.id, bd.id));
+      const res = await get(`/api/bank-dispute/${bd.id}/file`);
+      expect(res.statusCode).toBe(200);
+      const link: string = res.json().data;
+      expect(link).toMatch(/^\/api\/download\/[^/]+$/);
+
+      const download = await t.app.inject({ url: link });
+      expect(download.statusCode).toBe(200);
+      const [row] = await t.ctx.db.select({ finalFileId: productRequests.finalFileId }).from(productRequests).where(eq(productRequests.id, bd.id));
+      const [file] = await t.ctx.db.select().from(files).where(eq(files.id, row.finalFileId!));
+      expect(download.rawPayload.equals(await t.ctx.storage.read(file.storedName))).toBe(true);
+      expect(download.headers['content-type']).toBe('application/pdf');
+      expect(download.headers['content-disposition']).toBe(`attachment; filename="Bank Dispute final report.pdf"; filename*=UTF-8''Bank%20Dispute%20final%20report.pdf`);
+      expect(download.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    });
+
+    it('is refused while no total is set', async () => {
+      const pending = seeded('web-intelligence', 'Pending');
+      const res = await get(`/api/web-intelligence/${pending.id}/file`);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error.code).toBe('NOT_FULLY_PAID');
+    });
+
+    it('is 404 when paid but not ready yet', async () => {
+      const ed = seeded('exchange-dispute', 'Done');
+      expect(ed.leftToPay).toBe(0);
+      const res = await get(`/api/exchange-dispute/${ed.id}/file`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.message).toBe('The final file is not ready yet.');
+    });
+
+    it('is 404 for an unknown tool id', async () => {
+      const tm = seeded('track-master', 'Done');
+      expect((await get(`/api/no-such-tool/${tm.id}/file`)).statusCode).toBe(404);
+    });
+
+    it('refuses a tampered or expired link', async () => {
+      const tm = seeded('track-master', 'Done');
+      const link: string = (await get(`/api/track-master/${tm.id}/file`)).json().data;
+      const token = link.split('/').pop()!;
+      const fileId = token.split('.')[0];
+      const otherFile = (await t.ctx.db.select().from(files).where(and(eq(files.userId, a.uid), eq(files.kind, 'invoice'))))[0];
+      const swapped = `/api/download/${otherFile.id}.${token.split('.').slice(1).join('.')}`;
+      expect((await t.app.inject({ url: swapped })).statusCode).toBe(403);
+      const forged = createSignedLinks('some-other-secret-of-16+').link(fileId);
+      expect((await t.app.inject({ url: forged })).json().error.code).toBe('INVALID_LINK');
+      const expired = createSignedLinks(t.ctx.config.downloadSecret, { now: () => Date.now() - 16 * 60 * 1000 }).link(fileId);
+      const res = await t.app.inject({ url: expired });
+      expect(res.statusCode).toBe(410);
+      expect(res.json().error.code).toBe('LINK_EXPIRED');
+      expect((await t.app.inject({ url: '/api/download/garbage' })).statusCode).toBe(403);
+    });
+  });
+
+  describe('refunds', () => {
+    it('are accepted for In Progress and Done requests with 201', async () => {
+      const before = await t.ctx.db.select({ n: count() }).from(refunds);
+      const inProgress = seeded('blockchain-analysis', 'In Progress');
+      const res = await refund(a, { tool: 'BLOCKCHAIN_ANALYSIS', processId: inProgress.id, refundRequestType: 'PARTIAL', reason: 'The analysis stopped at the first exchange.' });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().data).toEqual({
+        id: expect.any(String),
+        tool: 'BLOCKCHAIN_ANALYSIS',
+        processId: inProgress.id,
+        refundRequestType: 'PARTIAL',
+        reason: 'The analysis stopped at the first exchange.',
+        createdAt: expect.any(String),
+      });
+      const done = seeded('web-intelligence', 'Done');
+      expect((await refund(a, { tool: 'WEB_INTELLIGENCE', processId: done.id, refundRequestType: 'FULL', reason: 'No useful findings.' })).statusCode).toBe(201);
+      const after = await t.ctx.db.select({ n: count() }).from(refunds);
+      expect(Number(after[0].n)).toBe(Number(before[0].n) + 2);
+    });
+
+    it('are refused with 409 for other statuses', async () => {
+      for (const status of ['Pending', 'Waiting for actions', 'Rejected']) {
+        const r = seeded('track-master', status);
+        const res = await refund(a, { tool: 'TRACK_MASTER', processId: r.id, refundRequestType: 'FULL', reason: 'Changed my mind' });
+        expect(res.statusCode).toBe(409);
+        expect(res.json().error).toEqual({ code: 'NOT_REFUNDABLE', message: `Only requests that are In Progress or Done can be refunded; this request is ${status}.` });
+      }
+    });
+
+    it('are 404 for the wrong tool, an unknown id, or someone else\'s request', async () => {
+      const r = seeded('bank-dispute', 'In Progress');
+      expect((await refund(a, { tool: 'EXCHANGE_DISPUTE', processId: r.id, refundRequestType: 'FULL', reason: 'x' })).statusCode).toBe(404);
+      expect((await refund(a, { tool: 'BANK_DISPUTE', processId: '00000000-0000-4000-8000-000000000000', refundRequestType: 'FULL', reason: 'x' })).statusCode).toBe(404);
+      expect((await refund(b, { tool: 'BANK_DISPUTE', processId: r.id, refundRequestType: 'FULL', reason: 'x' })).statusCode).toBe(404);
+    });
+
+    it('validate the body, naming the field', async () => {
+      const r = seeded('bank-dispute', 'In Progress');
+      const missing = await refund(a, { tool: 'BANK_DISPUTE', processId: r.id, refundRequestType: 'FULL' });
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json().error.message).toContain('reason');
+      const badType = await refund(a, { tool: 'BANK_DISPUTE', processId: r.id, refundRequestType: 'HALF', reason: 'x' });
+      expect(badType.statusCode).toBe(400);
+      expect(badType.json().error.message).toContain('refundRequestType');
+    });
+
+    it('store one refund for the same Idempotency-Key sent twice', async () => {
+      const r = seeded('exchange-dispute', 'In Progress');
+      const body = { tool: 'EXCHANGE_DISPUTE', processId: r.id, refundRequestType: 'FULL', reason: 'Sent twice by a flaky network' };
+      const headers = { 'idempotency-key': `refund-${Date.now()}` };
+      const first = await refund(a, body, headers);
+      const second = await refund(a, body, headers);
+      expect(first.statusCode).toBe(201);
+      expect(second.statusCode).toBe(201);
+      expect(second.json()).toEqual(first.json());
+      const rows = await t.ctx.db.select().from(refunds).where(eq(refunds.requestId, r.id));
+      expect(rows).toHaveLength(1);
+    });
+  });
+
+  it('the grouped list carries the deals of each group with a fresh invoice link', async () => {
+    const [dealRow] = await t.ctx.db.select().from(deals).where(eq(deals.userId, a.uid)).limit(1);
+    const group = (await get('/api/user/product-requests')).json().data.find((g: Group) => g.productRequestType === dealRow.productRequestType);
+    const deal = group.deals.find((d: { id: string }) => d.id === dealRow.id);
+    expect(deal).toMatchObject({ requestId: dealRow.requestId, amount: dealRow.amount, Created_Time: new Date(dealRow.createdAt).toISOString() });
+    const res = await t.app.inject({ url: deal.invoice });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="INV-\d+\.pdf"/);
+  });
+});

@@ -1,0 +1,98 @@
+import { useSyncExternalStore } from 'react';
+import { Workbox } from 'workbox-window';
+
+/** The one wrapper around workbox-window and the browser's install/storage APIs. */
+interface PwaState {
+  updateReady: boolean;
+  canInstall: boolean;
+  registered: boolean;
+}
+
+let state: PwaState = { updateReady: false, canInstall: false, registered: false };
+const listeners = new Set<() => void>();
+let workbox: Workbox | null = null;
+let installEvent: (Event & { prompt(): Promise<void>; userChoice: Promise<{ outcome: string }> }) | null = null;
+
+function set(patch: Partial<PwaState>) {
+  state = { ...state, ...patch };
+  for (const l of listeners) l();
+}
+
+export function usePwa(): PwaState {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => state,
+  );
+}
+
+/**
+ * Registers the service worker. A waiting worker only exists when an older one controls the page,
+ * so the update prompt never shows on a first visit.
+ */
+export function registerServiceWorker(): void {
+  if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
+  workbox = new Workbox('/sw.js', { scope: '/' });
+  workbox.addEventListener('waiting', () => set({ updateReady: true }));
+  workbox.addEventListener('controlling', (event) => {
+    if (event.isUpdate) window.location.reload();
+  });
+  void workbox.register().then(() => set({ registered: true }));
+  window.addEventListener('beforeinstallprompt', (event) => {
+    event.preventDefault();
+    installEvent = event as typeof installEvent;
+    set({ canInstall: true });
+  });
+  window.addEventListener('appinstalled', () => {
+    installEvent = null;
+    set({ canInstall: false });
+  });
+}
+
+/** Reload into the new version: the waiting worker takes over, then `controlling` reloads the page. */
+export function applyUpdate(): void {
+  if (!workbox) return window.location.reload();
+  workbox.messageSkipWaiting();
+}
+
+export async function promptInstall(): Promise<void> {
+  if (!installEvent) return;
+  await installEvent.prompt();
+  await installEvent.userChoice;
+  installEvent = null;
+  set({ canInstall: false });
+}
+
+/** Asks the browser not to evict the replica and the outbox under storage pressure. */
+export async function requestPersistentStorage(): Promise<boolean> {
+  if (!navigator.storage?.persist) return false;
+  if (await navigator.storage.persisted()) return true;
+  return navigator.storage.persist();
+}
+
+/** Background Sync: the browser wakes the service worker when connectivity returns, which wakes the sender. */
+export async function requestBackgroundSync(): Promise<void> {
+  try {
+    const registration = (await navigator.serviceWorker?.getRegistration()) as (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }) | undefined;
+    await registration?.sync?.register('outbox');
+  } catch {
+    // Not supported or not allowed: the online/visible/timer triggers still run the sender.
+  }
+}
+
+/** Online status as a hook, for indicators and for online-only actions. */
+export function useOnline(): boolean {
+  return useSyncExternalStore(
+    (l) => {
+      window.addEventListener('online', l);
+      window.addEventListener('offline', l);
+      return () => {
+        window.removeEventListener('online', l);
+        window.removeEventListener('offline', l);
+      };
+    },
+    () => navigator.onLine,
+  );
+}

@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SyncPage } from '../../domain/sync.ts';
+import { PortalDb } from './db.ts';
+import { pull } from './sync.ts';
+
+const empty = (cursor: string, hasMore = false): SyncPage => ({
+  cursor,
+  hasMore,
+  profile: null,
+  requests: [],
+  deals: [],
+  refunds: [],
+  notifications: [],
+  contactRequests: [],
+  files: [],
+});
+
+const profile = (filled: boolean) => ({
+  uid: 'u1',
+  email: 'a@b.c',
+  firstName: 'A',
+  lastName: 'B',
+  isClient: true,
+  isAdmin: false,
+  filledInitialForm: filled,
+  initialForm: null,
+  activityStatus: 'ACTIVE' as const,
+  createdAt: '2026-01-01T00:00:00.000Z',
+});
+
+describe('pull', () => {
+  let db: PortalDb;
+  beforeEach(async () => {
+    db = new PortalDb('u1');
+    await db.open();
+  });
+  afterEach(async () => {
+    db.close();
+    await db.delete();
+  });
+
+  it('follows pages until hasMore is false, sending the stored cursor each time', async () => {
+    const seen: string[] = [];
+    const pages: Record<string, SyncPage> = {
+      '0': { ...empty('5', true), notifications: [{ id: 'n1', message: 'hi', createdAt: '2026-01-01T00:00:00Z', userId: null }] },
+      '5': { ...empty('9'), contactRequests: [{ id: 'c1', subject: 's', message: 'm', createdAt: '2026-01-01T00:00:00Z' }] },
+      '9': empty('9'),
+    };
+    const applied = await pull(db, async (cursor) => {
+      seen.push(cursor);
+      return pages[cursor];
+    });
+    expect(seen).toEqual(['0', '5']);
+    expect(applied).toBe(2);
+    expect(await db.notifications.count()).toBe(1);
+    expect(await db.contactRequests.count()).toBe(1);
+    await pull(db, async (cursor) => {
+      seen.push(cursor);
+      return pages[cursor];
+    });
+    expect(seen).toEqual(['0', '5', '9']);
+  });
+
+  it('keeps an initial form filled offline while its command is unsent', async () => {
+    await db.profile.put(profile(true));
+    await db.outbox.add({
+      id: 'cmd-1',
+      kind: 'initialForm',
+      label: 'Initial form',
+      method: 'PUT',
+      path: '/user/initial-form',
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: 0,
+      createdAt: 0,
+      target: { table: 'profile', id: 'u1' },
+    });
+    await pull(db, async () => ({ ...empty('3'), profile: profile(false) }));
+    expect((await db.profile.get('u1'))?.filledInitialForm).toBe(true);
+    await db.outbox.clear();
+    await pull(db, async () => ({ ...empty('4'), profile: profile(false) }));
+    expect((await db.profile.get('u1'))?.filledInitialForm).toBe(false);
+  });
+});
