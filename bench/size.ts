@@ -86,6 +86,46 @@ function staticImports(file: string, dist: string): string[] {
   return [...found];
 }
 
+type Manifest = Record<string, { file: string; isEntry?: boolean; isDynamicEntry?: boolean }>;
+
+function loadManifest(dist: string): Manifest | undefined {
+  const path = join(dist, '.vite', 'manifest.json');
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Manifest) : undefined;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * TanStack Router file routes for `route` (directory or flat notation, pathless `_layout` parts
+ * allowed: /login → src/routes/login.tsx, / → src/routes/_auth/index.tsx) plus the layout route
+ * files above them (src/routes/_auth.tsx, __root.tsx), as manifest keys with their chunk file.
+ */
+function routeChunksFromManifest(manifest: Manifest, route: string): Array<{ key: string; file: string }> {
+  const segs = route.split('/').filter(Boolean);
+  const pathless = '(?:_[^/.]+[/.])*';
+  const body = segs.map(escapeRe).join(`[/.]${pathless}`);
+  const re = segs.length
+    ? new RegExp(`^src/routes/${pathless}${body}(?:\\.tsx?|[/.]index\\.tsx?)$`)
+    : new RegExp(`^src/routes/${pathless}index\\.tsx?$`);
+  const sourceOf = (key: string) => key.split('?')[0];
+  const routeFiles = Object.keys(manifest).map(sourceOf).filter((src) => re.test(src));
+  if (routeFiles.length === 0) return [];
+  const wanted = new Set<string>(routeFiles);
+  for (const src of routeFiles) {
+    // src/routes/_auth/index.tsx → layouts src/routes/_auth.tsx and src/routes/__root.tsx
+    const parts = src.slice('src/routes/'.length).split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      wanted.add(`src/routes/${dir}.tsx`);
+      wanted.add(`src/routes/${dir}.ts`);
+    }
+    wanted.add('src/routes/__root.tsx');
+  }
+  return Object.entries(manifest)
+    .filter(([key, v]) => wanted.has(sourceOf(key)) && v.file.endsWith('.js'))
+    .map(([key, v]) => ({ key: sourceOf(key), file: v.file }));
+}
+
 interface Row {
   file: string;
   why: string;
@@ -129,12 +169,24 @@ async function main() {
     console.error(`no module script found in ${index}`);
     process.exit(1);
   }
-  const keywords = routeKeywords(args.route);
   const entryFiles = new Set(queue.map((q) => q.file));
-  for (const file of listJs(args.dist)) {
-    const name = basename(file).toLowerCase();
-    if (/^(sw|workbox-)/.test(name)) continue; // the service worker is not part of the page
-    if (!entryFiles.has(file) && keywords.some((k) => name.includes(k))) add(file, `route chunk (*${keywords.join('*, *')}*)`);
+  const manifest = loadManifest(args.dist);
+  const fromManifest = manifest ? routeChunksFromManifest(manifest, args.route) : [];
+  if (fromManifest.length) {
+    // Exact: the route's own source file(s) and the layouts above it, as the build recorded them.
+    for (const { key, file } of fromManifest) add(join(args.dist, file), `route ${key}`);
+  } else {
+    // Heuristic: Vite names a lazy chunk after its module file (login.tsx → login-HASH.js).
+    // Index routes are named after their directory (_auth/index.tsx → _auth-HASH.js): build with
+    // `build.manifest: true` for exact results.
+    if (manifest) console.error(`note: no route file for ${args.route} in the build manifest; matching chunk names instead`);
+    const keywords = routeKeywords(args.route);
+    for (const file of listJs(args.dist)) {
+      const name = basename(file).toLowerCase();
+      if (/^(sw|workbox-)/.test(name)) continue; // the service worker is not part of the page
+      if (!entryFiles.has(file) && keywords.some((k) => name.includes(k))) add(file, `route chunk (*${keywords.join('*, *')}*)`);
+    }
+    if (queue.length === entryFiles.size) console.error(`note: no chunk named *${keywords.join('* or *')}*: the total is the entry alone`);
   }
 
   while (queue.length) {

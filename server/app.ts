@@ -32,7 +32,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   const app = Fastify({
     logger: opts.logger ? { level: 'info' } : false,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: ctx.config.TRUST_PROXY ? ctx.config.TRUST_PROXY.split(',').map((a) => a.trim()) : false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -16,6 +16,8 @@ const Env = z
     DOWNLOAD_SECRET: z.string().min(16).optional(),
     UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     PUBLIC_URL: z.string().url().optional(),
+    /** Proxy addresses whose X-Forwarded-For is believed (comma-separated); none by default, so rate limits can't be dodged. */
+    TRUST_PROXY: z.string().optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;

@@ -171,7 +171,7 @@ export async function toolRoutes(app: FastifyInstance, ctx: AppContext) {
             return inserted;
           });
         } catch (err) {
-          
+          await Promise.allSettled(written.map((w) => ctx.storage.remove(w.stored.storedName)));
           throw err;
         }
         await ctx.events.poke(uid);

@@ -33,7 +33,7 @@ export function PurchaseDialog({ tool, onClose, submit, onSubmitted }: PurchaseD
     () => purchaseMachine.provide({ actors: { submitPurchase: fromPromise(({ input }: { input: PurchaseDraft }) => submitRef.current(input)) } }),
     [],
   );
-  const [state, send] = useMachine(machine);
+  const [state, send] = useMachine(machine, { input: {} });
   const done = useRef(false);
 
   useEffect(() => {
