@@ -2,8 +2,9 @@
 // on its own ports (API 8181, Auth emulator 9299) and a fresh data dir; see tests/e2e/global-setup.ts.
 import { defineConfig } from '@playwright/test';
 
-export const E2E_PORT = 8181;
-export const E2E_AUTH_PORT = 9299;
+// Overridable so several test runs can share one machine.
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
+export const E2E_AUTH_PORT = Number(process.env.E2E_AUTH_PORT ?? 9299);
 
 export default defineConfig({
   testDir: 'tests/e2e',

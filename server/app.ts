@@ -15,6 +15,7 @@ import {
 import type { AppContext } from './context.ts';
 import { HttpError } from './errors.ts';
 import { registerAuth } from './plugins/auth.ts';
+import { registerFaults } from './plugins/faults.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { contactRoutes } from './routes/contact.ts';
@@ -56,6 +57,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
 
   registerAuth(app, { db: ctx.db, identity: ctx.identity });
   registerIdempotency(app, ctx.db);
+  if (ctx.config.TEST_FAULTS === '1') registerFaults(app, ctx.db);
 
   await app.register(
     async (api) => {

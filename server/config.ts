@@ -18,6 +18,8 @@ const Env = z
     PUBLIC_URL: z.string().url().optional(),
     /** Proxy addresses whose X-Forwarded-For is believed (comma-separated); none by default, so rate limits can't be dodged. */
     TRUST_PROXY: z.string().optional(),
+    /** Test-only fault injection (server/plugins/faults.ts) for the offline and chaos tests. */
+    TEST_FAULTS: z.enum(['0', '1']).default('0'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -26,6 +28,9 @@ const Env = z
     }
     if (env.FIREBASE_PROJECT_ID.startsWith('demo-')) {
       ctx.addIssue({ code: 'custom', path: ['FIREBASE_PROJECT_ID'], message: 'a demo- project is emulator-only and not allowed in production' });
+    }
+    if (env.TEST_FAULTS === '1') {
+      ctx.addIssue({ code: 'custom', path: ['TEST_FAULTS'], message: 'fault injection is not allowed in production' });
     }
     if (!env.DOWNLOAD_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['DOWNLOAD_SECRET'], message: 'DOWNLOAD_SECRET is required in production' });

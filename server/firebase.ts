@@ -4,7 +4,7 @@ import type { Config } from './config.ts';
 
 /** The one wrapper around firebase-admin: what the server needs of the identity provider. */
 export interface IdentityProvider {
-  verifyIdToken(token: string): Promise<{ uid: string; email: string | null }>;
+  verifyIdToken(token: string): Promise<{ uid: string; email: string | null; issuedAt: number }>;
   createUser(input: { email: string; displayName: string; phone?: string }): Promise<{ uid: string }>;
   userExists(uid: string): Promise<boolean>;
   /** Finds the account by email or creates it with this password (demo seeding and tests). */
@@ -31,7 +31,7 @@ export function createIdentityProvider(config: Config): IdentityProvider {
     async verifyIdToken(token) {
       // checkRevoked: a disabled or signed-out-everywhere account stops working at once.
       const decoded = await auth.verifyIdToken(token, true);
-      return { uid: decoded.uid, email: decoded.email ?? null };
+      return { uid: decoded.uid, email: decoded.email ?? null, issuedAt: decoded.iat };
     },
     async createUser({ email, displayName }) {
       const user = await auth.createUser({ email, displayName, emailVerified: false });

@@ -15,6 +15,8 @@ export interface AuthUser {
 declare module 'fastify' {
   interface FastifyRequest {
     user: AuthUser | null;
+    /** When the ID token was issued (seconds since epoch). */
+    tokenIssuedAt: number;
   }
   interface FastifyInstance {
     authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
@@ -29,17 +31,19 @@ declare module 'fastify' {
  */
 export function registerAuth(app: FastifyInstance, deps: { db: Db; identity: IdentityProvider }) {
   app.decorateRequest('user', null);
+  app.decorateRequest('tokenIssuedAt', 0);
 
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer ([A-Za-z0-9._-]+)$/.exec(header);
     if (!match) throw unauthorized();
-    let identity: { uid: string; email: string | null };
+    let identity: { uid: string; email: string | null; issuedAt: number };
     try {
       identity = await deps.identity.verifyIdToken(match[1]);
     } catch {
       throw unauthorized();
     }
+    request.tokenIssuedAt = identity.issuedAt;
     request.user = await loadOrCreateUser(deps.db, identity);
   });
 

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductRequest } from '../../domain/schemas.ts';
 import { texts } from '../../domain/texts.ts';
 import { tools } from '../../domain/tools.ts';
-import { deals, files, productRequests, refunds, visits } from '../db/schema.ts';
+import { deals, files, productRequests, refunds, users, visits } from '../db/schema.ts';
 import { seedClientData } from '../seed-data.ts';
+import { demoAccounts, seedDemo } from '../seed.ts';
 import { createSignedLinks } from '../signed-links.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test-helper.ts';
 
@@ -90,6 +91,19 @@ describe('requests, refunds, final files, live details and billing', () => {
       expect(details.some((d) => d.latitude !== null && d.longitude !== null)).toBe(true);
       expect(details.some((d) => d.latitude === null)).toBe(true);
     });
+  });
+
+  it('seedDemo seeds the demo client once, in one transaction with its profile', async () => {
+    const deps = { db: t.ctx.db, identity: t.ctx.identity, storage: t.ctx.storage };
+    await seedDemo(deps);
+    await seedDemo(deps);
+    const client = demoAccounts.find((x) => x.email === 'client@demo.test')!;
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.email, client.email));
+    expect(row.isClient).toBe(true);
+    const [n] = await t.ctx.db.select({ n: count() }).from(productRequests).where(eq(productRequests.userId, row.uid));
+    expect(Number(n.n)).toBe(25);
+    const [finals] = await t.ctx.db.select({ n: count() }).from(files).where(and(eq(files.userId, row.uid), eq(files.kind, 'final')));
+    expect(Number(finals.n)).toBe(4);
   });
 
   describe('lists and counts', () => {

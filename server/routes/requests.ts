@@ -40,7 +40,6 @@ const missingRequest = () => notFound('Request not found');
 
 /** Content-Disposition for the original name: an ASCII fallback plus the exact name (RFC 6266). */
 function attachmentDisposition(name: string): string {
-  // eslint-disable-next-line no-control-regex
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
@@ -72,7 +71,7 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
 
   api.get(
     '/user/product-requests',
-    { ...auth, schema: { summary: 'The user\'s requests and deals, one group per tool', response: { 200: z.object({ data: z.array(RequestGroup) }) } } },
+    { ...auth, schema: { tags: ['requests'], summary: 'The user\'s requests and deals, one group per tool', response: { 200: z.object({ data: z.array(RequestGroup) }) } } },
     async (request) => {
       const uid = request.user!.uid;
       const [requestRows, dealRows] = await Promise.all([
@@ -91,7 +90,7 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
 
   api.get(
     '/user/product-requests-status-count',
-    { ...auth, schema: { response: { 200: z.object({ data: StatusCounts }) } } },
+    { ...auth, schema: { tags: ['requests'], response: { 200: z.object({ data: StatusCounts }) } } },
     async (request) => {
       const rows = await ctx.db
         .select({ status: productRequests.status, n: count() })
@@ -105,7 +104,7 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
 
   api.get(
     '/tools/:toolId/requests',
-    { ...auth, schema: { summary: 'The user\'s requests of one tool, newest first', params: ToolParams, response: { 200: z.object({ data: z.array(ProductRequest) }) } } },
+    { ...auth, schema: { tags: ['requests'], summary: 'The user\'s requests of one tool, newest first', params: ToolParams, response: { 200: z.object({ data: z.array(ProductRequest) }) } } },
     async (request) => {
       const tool = toolOr404(request.params.toolId);
       const rows = await ctx.db
@@ -119,7 +118,7 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
 
   api.get(
     '/tools/:toolId/requests/:requestId',
-    { ...auth, schema: { summary: 'One request\'s details', params: RequestParams, response: { 200: z.object({ data: RequestDetails }) } } },
+    { ...auth, schema: { tags: ['requests'], summary: 'One request\'s details', params: RequestParams, response: { 200: z.object({ data: RequestDetails }) } } },
     async (request) => {
       const tool = toolOr404(request.params.toolId);
       const row = await ownRequest(request.user!.uid, tool, request.params.requestId);
@@ -141,6 +140,7 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       ...auth,
       schema: {
+        tags: ['requests'],
         summary: 'Track Master visits: a placeholder row count before payment in full, the visits after',
         params: RequestParams,
         response: { 200: z.object({ data: LiveDetails }) },
@@ -159,7 +159,7 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
 
   api.post(
     '/refund',
-    { ...auth, schema: { body: RefundBody, response: { 201: z.object({ data: RefundRequest }) } } },
+    { ...auth, schema: { tags: ['requests'], body: RefundBody, response: { 201: z.object({ data: RefundRequest }) } } },
     async (request, reply) => {
       const uid = request.user!.uid;
       const { tool: toolName, processId, refundRequestType, reason } = request.body.refundRequest;
@@ -182,6 +182,7 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       ...auth,
       schema: {
+        tags: ['requests'],
         summary: 'A signed, 15-minute link to the final file of a fully paid request',
         params: FileParams,
         response: { 200: z.object({ data: z.string() }) },
@@ -199,7 +200,7 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
   // Public on purpose: the signed token is the permission, so a plain <a href> or the service worker can fetch it.
   api.get(
     '/download/:token',
-    { schema: { summary: 'Downloads a file through a signed link (no Authorization header)', params: z.object({ token: z.string().max(200) }) } },
+    { schema: { tags: ['requests'], summary: 'Downloads a file through a signed link (no Authorization header)', params: z.object({ token: z.string().max(200) }) } },
     async (request, reply) => {
       const verdict = links.verify(request.params.token);
       if (!verdict.ok) {
@@ -227,7 +228,7 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
 
   api.get(
     '/user/billing',
-    { ...auth, schema: { summary: 'Settings → Billings: one row per deal, newest first', response: { 200: z.object({ data: z.array(BillingRow) }) } } },
+    { ...auth, schema: { tags: ['requests'], summary: 'Settings → Billings: one row per deal, newest first', response: { 200: z.object({ data: z.array(BillingRow) }) } } },
     async (request) => {
       const rows = await ctx.db.select().from(deals).where(eq(deals.userId, request.user!.uid)).orderBy(desc(deals.createdAt), asc(deals.id));
       return {

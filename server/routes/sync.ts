@@ -1,4 +1,154 @@
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { SyncPage, SyncQuery } from '../../domain/sync.ts';
 import type { AppContext } from '../context.ts';
+import { contactRequests, deals, files, notifications, productRequests, refunds, users } from '../db/schema.ts';
+import { toDeal, toProfile, toRefund, toRequest } from '../serialize.ts';
+import { toContactRequest, toNotification, toUserFile } from '../serialize-messages.ts';
+import { createSignedLinks } from '../signed-links.ts';
 
-export async function syncRoutes(_app: FastifyInstance, _ctx: AppContext) {}
+/** File kinds a user's replica holds. 'final' reports (payment-gated) and invoices are served elsewhere. */
+export const SYNCED_FILE_KINDS = ['general', 'attachment'] as const;
+
+type Tag = 'u' | 'r' | 'd' | 'f' | 'n' | 'c' | 'x';
+
+/**
+ * GET /api/sync?cursor=&limit=: the user's rows whose `seq` is above the cursor, oldest first, at
+ * most `limit` of them. Every synced row gets its `seq` from one sequence under an advisory lock
+ * (migrations/0001_change_seq.sql), so rows commit in seq order and "seq > cursor" never skips one
+ * (docs/decisions/001-delta-sync-and-idempotency.md).
+ *
+ * Two steps keep a pull with nothing new at one indexed query: first the (table, seq) pairs of the
+ * next `limit + 1` changes across all tables, then, only for the tables that have any, the rows in
+ * (cursor, last seq taken]. A row updated between the two steps moves above that bound and comes in
+ * the next pull, so nothing is lost.
+ */
+export async function syncRoutes(app: FastifyInstance, ctx: AppContext) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const links = createSignedLinks(ctx.config.downloadSecret);
+
+  api.get(
+    '/sync',
+    { onRequest: app.authenticate, schema: { tags: ['sync'], querystring: SyncQuery, response: { 200: z.object({ data: SyncPage }) } } },
+    async (request, reply) => {
+      const uid = request.user!.uid;
+      const { cursor, limit } = request.query;
+      reply.header('cache-control', 'no-store');
+
+      const owned = {
+        u: eq(users.uid, uid),
+        r: eq(productRequests.userId, uid),
+        d: eq(deals.userId, uid),
+        f: eq(refunds.userId, uid),
+        n: or(eq(notifications.userId, uid), isNull(notifications.userId))!,
+        c: eq(contactRequests.userId, uid),
+        x: and(eq(files.userId, uid), inArray(files.kind, [...SYNCED_FILE_KINDS]))!,
+      } satisfies Record<Tag, SQL>;
+
+      const next = await nextChanges(ctx, uid, cursor, limit + 1);
+      const page: SyncPage = {
+        cursor,
+        hasMore: next.length > limit,
+        profile: null,
+        requests: [],
+        deals: [],
+        refunds: [],
+        notifications: [],
+        contactRequests: [],
+        files: [],
+      };
+      if (next.length === 0) return { data: page };
+
+      const taken = next.slice(0, limit);
+      const upper = taken[taken.length - 1].seq;
+      page.cursor = upper;
+      const has = new Set(taken.map((c) => c.t));
+      const range = (t: { seq: AnyPgColumn }) => sql`${t.seq} > ${cursor}::bigint AND ${t.seq} <= ${upper}::bigint`;
+
+      await Promise.all([
+        has.has('u') &&
+          ctx.db
+            .select()
+            .from(users)
+            .where(and(owned.u, range(users)))
+            .then(([row]) => {
+              page.profile = row ? toProfile(row) : null;
+            }),
+        has.has('r') &&
+          ctx.db
+            .select()
+            .from(productRequests)
+            .where(and(owned.r, range(productRequests)))
+            .orderBy(asc(productRequests.seq))
+            .then((rows) => void (page.requests = rows.map(toRequest))),
+        has.has('d') &&
+          ctx.db
+            .select()
+            .from(deals)
+            .where(and(owned.d, range(deals)))
+            .orderBy(asc(deals.seq))
+            .then((rows) => void (page.deals = rows.map((row) => toDeal(row, links)))),
+        has.has('f') &&
+          ctx.db
+            .select()
+            .from(refunds)
+            .where(and(owned.f, range(refunds)))
+            .orderBy(asc(refunds.seq))
+            .then((rows) => void (page.refunds = rows.map(toRefund))),
+        has.has('n') &&
+          ctx.db
+            .select()
+            .from(notifications)
+            .where(and(owned.n, range(notifications)))
+            .orderBy(asc(notifications.seq))
+            .then((rows) => void (page.notifications = rows.map(toNotification))),
+        has.has('c') &&
+          ctx.db
+            .select()
+            .from(contactRequests)
+            .where(and(owned.c, range(contactRequests)))
+            .orderBy(asc(contactRequests.seq))
+            .then((rows) => void (page.contactRequests = rows.map(toContactRequest))),
+        has.has('x') &&
+          ctx.db
+            .select()
+            .from(files)
+            .where(and(owned.x, range(files)))
+            .orderBy(asc(files.seq))
+            .then((rows) => void (page.files = rows.map(toUserFile))),
+      ]);
+      return { data: page };
+    },
+  );
+}
+
+/**
+ * The next `n` changes of this user's, as (table tag, seq), across every synced table. Each branch
+ * is an index range scan on (user_id, seq) cut at `n`, so the cost does not grow with history.
+ * seq is read as text (node-postgres and PGlite disagree on how they return int8) but sorted as a number.
+ */
+async function nextChanges(ctx: AppContext, uid: string, cursor: string, n: number): Promise<{ t: Tag; seq: string }[]> {
+  const c = sql`${cursor}::bigint`;
+  const kinds = sql.join(
+    SYNCED_FILE_KINDS.map((k) => sql`${k}`),
+    sql`, `,
+  );
+  const result = await ctx.db.execute(sql`
+    SELECT t, seq::text AS s FROM (
+      (SELECT 'u' AS t, seq FROM users WHERE uid = ${uid} AND seq > ${c})
+      UNION ALL (SELECT 'r', seq FROM product_requests WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
+      UNION ALL (SELECT 'd', seq FROM deals WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
+      UNION ALL (SELECT 'f', seq FROM refunds WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
+      UNION ALL (SELECT 'n', seq FROM notifications WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
+      UNION ALL (SELECT 'n', seq FROM notifications WHERE user_id IS NULL AND seq > ${c} ORDER BY seq LIMIT ${n})
+      UNION ALL (SELECT 'c', seq FROM contact_requests WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
+      UNION ALL (SELECT 'x', seq FROM files WHERE user_id = ${uid} AND kind IN (${kinds}) AND seq > ${c} ORDER BY seq LIMIT ${n})
+    ) AS changes
+    ORDER BY changes.seq
+    LIMIT ${n}
+  `);
+  return (result as unknown as { rows: { t: Tag; s: string }[] }).rows.map((r) => ({ t: r.t, seq: r.s }));
+}

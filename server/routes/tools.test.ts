@@ -28,7 +28,7 @@ function validValue(field: ToolField): string | number | Blob {
     case 'date':
       return Date.UTC(2026, 2, 14, 9, 30);
     case 'file':
-      return new Blob([smallPdf], { type: 'application/pdf' });
+      return new Blob([new Uint8Array(smallPdf)], { type: 'application/pdf' });
   }
 }
 
@@ -91,6 +91,13 @@ for (const backend of backends()) {
       }
       return { requests: Number(requests.n), files: Number(fileRows.n), onDisk };
     }
+
+    it('describes every tool endpoint in the OpenAPI document', async () => {
+      const res = await t.app.inject({ url: '/api/docs' });
+      expect(res.statusCode).toBe(200);
+      const paths = Object.keys(res.json().paths);
+      for (const tool of tools) expect(paths).toContain(`/api/${tool.hrefBackend}`);
+    });
 
     it('uses the test storage directory the tests look at', () => {
       expect(t.ctx.storage.maxBytes).toBe(MAX_UPLOAD);
@@ -216,7 +223,7 @@ for (const backend of backends()) {
       const tool = tools.find((x) => x.id === 'web-intelligence')!;
       const before = await stored();
       const big = Buffer.concat([smallPdf, Buffer.alloc(MAX_UPLOAD, 0x20)]);
-      const res = await submit(tool, { ...validValues(tool), relevantInformation: new Blob([big], { type: 'application/pdf' }) });
+      const res = await submit(tool, { ...validValues(tool), relevantInformation: new Blob([new Uint8Array(big)], { type: 'application/pdf' }) });
       expect(res.statusCode).toBe(413);
       expect(res.json().error).toEqual({ code: 'FILE_TOO_LARGE', message: expect.stringContaining('1 KB') });
       expect(await stored()).toEqual(before);
@@ -228,7 +235,7 @@ for (const backend of backends()) {
     ])('answers 415 for %s named .pdf and stores nothing', async (_name, bytes) => {
       const tool = tools.find((x) => x.id === 'bank-dispute')!;
       const before = await stored();
-      const res = await submit(tool, { ...validValues(tool), bankStatement: new Blob([bytes], { type: 'application/pdf' }) }, { fileName: 'statement.pdf' });
+      const res = await submit(tool, { ...validValues(tool), bankStatement: new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }) }, { fileName: 'statement.pdf' });
       expect(res.statusCode).toBe(415);
       expect(res.json().error.code).toBe('UNSUPPORTED_FILE_TYPE');
       expect(await stored()).toEqual(before);
@@ -250,7 +257,7 @@ for (const backend of backends()) {
 
     it('refuses a field sent as a file where text is expected', async () => {
       const tool = tools.find((x) => x.id === 'web-intelligence')!;
-      const res = await submit(tool, { ...validValues(tool), websiteName: new Blob([smallPdf]) });
+      const res = await submit(tool, { ...validValues(tool), websiteName: new Blob([new Uint8Array(smallPdf)]) });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.message).toContain('websiteName');
     });

@@ -61,7 +61,6 @@ function formatBytes(bytes: number): string {
 
 /** Keeps the user's file name for display and the download's Content-Disposition, never for the disk. */
 function displayName(filename: string): string {
-  // eslint-disable-next-line no-control-regex
   const base = filename.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
   return (base || 'upload').slice(0, 200);
 }
@@ -107,7 +106,9 @@ export async function toolRoutes(app: FastifyInstance, ctx: AppContext) {
         onRequest: [app.authenticate, requireClient, requireBodyKind(tool)],
         errorHandler,
         schema: {
+          tags: ['tools'],
           summary: `Order ${tool.header}`,
+          ...(tool.isFormData ? { consumes: ['multipart/form-data'] } : {}),
           description: tool.isFormData
             ? `multipart/form-data: ${tool.formFields.map((f) => `${f.backendHeader} (${f.type})`).join(', ')}`
             : `JSON wrapped under "${tool.hrefBackend}"`,

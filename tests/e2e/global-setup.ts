@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bin, childEnv, ROOT, waitForHttp } from '../../scripts/emulator.ts';
 
-const PORT = 8181;
-const AUTH_PORT = 9299;
+const PORT = Number(process.env.E2E_PORT ?? 8181);
+const AUTH_PORT = Number(process.env.E2E_AUTH_PORT ?? 9299);
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
@@ -21,7 +21,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // so it always gets to stop the server and the emulator in order.
   const stack = spawn(bin('node'), [join(ROOT, 'scripts', 'start.ts')], {
     cwd: ROOT,
-    env: childEnv({ PORT: String(PORT), AUTH_EMULATOR_PORT: String(AUTH_PORT), DATA_DIR: dataDir }),
+    env: childEnv({ PORT: String(PORT), AUTH_EMULATOR_PORT: String(AUTH_PORT), DATA_DIR: dataDir, TEST_FAULTS: '1' }),
     stdio: ['ignore', logFd, logFd],
     detached: true,
   });

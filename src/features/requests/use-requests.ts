@@ -1,6 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useSyncExternalStore } from 'react';
-import type { Deal, StatusCounts } from '../../../domain/schemas.ts';
+import type { StatusCounts } from '../../../domain/schemas.ts';
 import { type ToolDefinition, toolByBackendName } from '../../../domain/tools.ts';
 import { type LocalRequest, countStatuses } from '../../lib/db.ts';
 import { useReplica } from '../../lib/replica.ts';
@@ -33,20 +33,6 @@ export function useRequests(tool?: ToolDefinition): LocalRequest[] | undefined {
 export function useStatusCounts(): StatusCounts | undefined {
   const db = useReplica();
   return useLiveQuery(async () => countStatuses(await db.requests.toArray()), [db]);
-}
-
-export interface BillingRow extends Deal {
-  toolName: string;
-}
-
-export function useBilling(): BillingRow[] | undefined {
-  const db = useReplica();
-  return useLiveQuery(async () => {
-    const deals = await db.deals.toArray();
-    return deals
-      .sort(byNewest)
-      .map((deal) => ({ ...deal, toolName: toolByBackendName(deal.productRequestType)?.header ?? deal.productRequestType }));
-  }, [db]);
 }
 
 export function toolOf(request: Pick<LocalRequest, 'productRequestType'>): ToolDefinition | undefined {

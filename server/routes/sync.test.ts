@@ -1,0 +1,264 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SyncPage } from '../../domain/sync.ts';
+import { contactRequests, deals, files, notifications, productRequests, refunds, users } from '../db/schema.ts';
+import { backends, createTestApp, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
+
+const skip = postgresSkipReason();
+if (skip) console.warn(`[sync.test] PostgreSQL run skipped: ${skip}`);
+
+const TOOL = 'TRACK_MASTER';
+
+describe.each(backends())('GET /api/sync (%s)', (backend) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ backend });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function pull(user: TestUser, cursor?: string, limit?: number) {
+    const qs = new URLSearchParams();
+    if (cursor !== undefined) qs.set('cursor', cursor);
+    if (limit !== undefined) qs.set('limit', String(limit));
+    const res = await t.app.inject({ method: 'GET', url: `/api/sync?${qs}`, headers: user.headers });
+    expect(res.statusCode, res.body).toBe(200);
+    return { res, page: SyncPage.parse(res.json().data) };
+  }
+
+  /** Pulls page by page as the client does; returns every page. */
+  async function pullAll(user: TestUser, cursor: string, limit: number) {
+    const pages: SyncPage[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const { page } = await pull(user, cursor, limit);
+      pages.push(page);
+      cursor = page.cursor;
+      if (!page.hasMore) return pages;
+    }
+    throw new Error('pull never ended');
+  }
+
+  const idsOf = (pages: SyncPage[]) => ({
+    requests: pages.flatMap((p) => p.requests.map((r) => r.id)),
+    deals: pages.flatMap((p) => p.deals.map((r) => r.id)),
+    refunds: pages.flatMap((p) => p.refunds.map((r) => r.id)),
+    notifications: pages.flatMap((p) => p.notifications.map((r) => r.id)),
+    contactRequests: pages.flatMap((p) => p.contactRequests.map((r) => r.id)),
+    files: pages.flatMap((p) => p.files.map((r) => r.id)),
+    profiles: pages.filter((p) => p.profile).length,
+  });
+
+  async function seedFor(uid: string, n = 1) {
+    const out = { requests: [] as string[], deals: [] as string[], refunds: [] as string[], contacts: [] as string[], files: [] as string[], notes: [] as string[] };
+    for (let i = 0; i < n; i++) {
+      const [req] = await t.ctx.db
+        .insert(productRequests)
+        .values({ userId: uid, toolId: 'funds-tracking', productRequestType: TOOL, totalAmount: 100, requestDetails: { n: i } })
+        .returning();
+      out.requests.push(req.id);
+      const [deal] = await t.ctx.db.insert(deals).values({ requestId: req.id, userId: uid, productRequestType: TOOL, amount: 50 }).returning();
+      out.deals.push(deal.id);
+      const [refund] = await t.ctx.db
+        .insert(refunds)
+        .values({ userId: uid, requestId: req.id, tool: TOOL, refundRequestType: 'FULL', reason: `r${i}` })
+        .returning();
+      out.refunds.push(refund.id);
+      const [contact] = await t.ctx.db.insert(contactRequests).values({ userId: uid, subject: `s${i}`, message: 'm' }).returning();
+      out.contacts.push(contact.id);
+      const [note] = await t.ctx.db.insert(notifications).values({ userId: uid, message: `for you ${i}` }).returning();
+      out.notes.push(note.id);
+      const [file] = await t.ctx.db
+        .insert(files)
+        .values({ userId: uid, kind: 'general', originalName: `f${i}.pdf`, storedName: `x${i}`, contentType: 'application/pdf', size: 3, sha256: 'abc' })
+        .returning();
+      out.files.push(file.id);
+    }
+    return out;
+  }
+
+  it('an empty pull after catching up is small and carries no rows', async () => {
+    const u = await t.user();
+    const first = await pull(u);
+    // The first pull brings the profile (created on the first call).
+    expect(first.page.profile).toMatchObject({ uid: u.uid, isClient: false });
+    const { res, page } = await pull(u, first.page.cursor);
+    expect(page).toEqual({
+      cursor: first.page.cursor,
+      hasMore: false,
+      profile: null,
+      requests: [],
+      deals: [],
+      refunds: [],
+      notifications: [],
+      contactRequests: [],
+      files: [],
+    });
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(Buffer.byteLength(res.body)).toBeLessThan(200);
+  });
+
+  it('a pull after inserts returns them with a new cursor, and the next pull returns nothing', async () => {
+    const u = await t.user();
+    const { page: start } = await pull(u);
+    const seeded = await seedFor(u.uid, 2);
+    const { page } = await pull(u, start.cursor);
+    expect(BigInt(page.cursor)).toBeGreaterThan(BigInt(start.cursor));
+    expect(page.hasMore).toBe(false);
+    expect(page.requests.map((r) => r.id)).toEqual(seeded.requests);
+    expect(page.deals.map((r) => r.id)).toEqual(seeded.deals);
+    expect(page.refunds.map((r) => r.id)).toEqual(seeded.refunds);
+    expect(page.contactRequests.map((r) => r.id)).toEqual(seeded.contacts);
+    expect(page.files.map((r) => r.id)).toEqual(seeded.files);
+    expect(page.notifications.map((r) => r.id)).toEqual(expect.arrayContaining(seeded.notes));
+    expect(page.requests[0]).toMatchObject({ productRequestType: TOOL, totalAmount: 100, leftToPay: 100, requestDetails: { n: 0 } });
+    const again = await pull(u, page.cursor);
+    expect(idsOf([again.page])).toEqual({ requests: [], deals: [], refunds: [], notifications: [], contactRequests: [], files: [], profiles: 0 });
+    expect(again.page.cursor).toBe(page.cursor);
+  });
+
+  it('an update brings the row again, once', async () => {
+    const u = await t.user();
+    const seeded = await seedFor(u.uid);
+    const { page } = await pull(u);
+    await t.ctx.db.update(productRequests).set({ status: 'In Progress' }).where(eq(productRequests.id, seeded.requests[0]));
+    const { page: next } = await pull(u, page.cursor);
+    expect(next.requests).toHaveLength(1);
+    expect(next.requests[0]).toMatchObject({ id: seeded.requests[0], status: 'In Progress' });
+    expect(next.deals).toHaveLength(0);
+  });
+
+  it('the profile comes again when it changes (initial form)', async () => {
+    const u = await t.user();
+    const { page } = await pull(u);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/user/initial-form',
+      headers: u.headers,
+      payload: { initialForm: { moneyLost: 1, lastFundsTransfer: Date.UTC(2025, 0, 1), fraudType: 'CRYPTO', fraudUrl: 'https://x.example', name: 'Sy Nc' } },
+    });
+    expect(res.statusCode).toBe(201);
+    const { page: next } = await pull(u, page.cursor);
+    expect(next.profile).toMatchObject({ uid: u.uid, filledInitialForm: true, firstName: 'Sy' });
+  });
+
+  it('paging with limit/hasMore loses nothing and repeats nothing, in seq order', async () => {
+    const u = await t.user();
+    const { page: start } = await pull(u);
+    const seeded = await seedFor(u.uid, 7); // 42 rows in six tables
+    for (const limit of [1, 5, 13, 42]) {
+      const pages = await pullAll(u, start.cursor, limit);
+      const ids = idsOf(pages);
+      expect(ids.requests, `limit ${limit}`).toEqual(seeded.requests);
+      expect(ids.deals).toEqual(seeded.deals);
+      expect(ids.refunds).toEqual(seeded.refunds);
+      expect(ids.contactRequests).toEqual(seeded.contacts);
+      expect(ids.files).toEqual(seeded.files);
+      expect(ids.notifications.filter((id) => seeded.notes.includes(id))).toEqual(seeded.notes);
+      for (const p of pages) {
+        const rows = idsOf([p]);
+        const count = rows.profiles + rows.requests.length + rows.deals.length + rows.refunds.length + rows.notifications.length + rows.contactRequests.length + rows.files.length;
+        expect(count).toBeLessThanOrEqual(limit);
+        if (p.hasMore) expect(count).toBe(limit);
+      }
+      // Cursors only go up.
+      const cursors = pages.map((p) => BigInt(p.cursor));
+      expect([...cursors].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(cursors);
+    }
+  });
+
+  it('rows written between pages are not lost', async () => {
+    const u = await t.user();
+    const { page: start } = await pull(u);
+    const first = await seedFor(u.uid, 2);
+    const { page: p1 } = await pull(u, start.cursor, 3);
+    expect(p1.hasMore).toBe(true);
+    const second = await seedFor(u.uid, 1);
+    const rest = await pullAll(u, p1.cursor, 3);
+    const ids = idsOf([p1, ...rest]);
+    expect(ids.requests).toEqual([...first.requests, ...second.requests]);
+    expect(ids.files).toEqual([...first.files, ...second.files]);
+    expect(ids.deals).toEqual([...first.deals, ...second.deals]);
+  });
+
+  it('another user’s rows never appear', async () => {
+    const [a, b] = await Promise.all([t.user(), t.user()]);
+    const theirs = await seedFor(b.uid, 2);
+    const pages = await pullAll(a, '0', 1000);
+    const body = JSON.stringify(pages);
+    for (const id of [...theirs.requests, ...theirs.deals, ...theirs.refunds, ...theirs.contacts, ...theirs.files, ...theirs.notes]) {
+      expect(body).not.toContain(id);
+    }
+    expect(body).not.toContain(b.uid);
+    expect(pages.filter((p) => p.profile).every((p) => p.profile!.uid === a.uid)).toBe(true);
+  });
+
+  it('general notifications appear for everyone, personal ones only for their user', async () => {
+    const [a, b] = await Promise.all([t.user(), t.user()]);
+    const [ca, cb] = await Promise.all([pull(a), pull(b)]);
+    const [general] = await t.ctx.db.insert(notifications).values({ userId: null, message: 'Scheduled maintenance' }).returning();
+    const [personal] = await t.ctx.db.insert(notifications).values({ userId: a.uid, message: 'Just for A' }).returning();
+    const pa = await pull(a, ca.page.cursor);
+    const pb = await pull(b, cb.page.cursor);
+    expect(pa.page.notifications.map((n) => n.id)).toEqual([general.id, personal.id]);
+    expect(pa.page.notifications[0]).toMatchObject({ message: 'Scheduled maintenance', userId: null });
+    expect(pb.page.notifications.map((n) => n.id)).toEqual([general.id]);
+  });
+
+  it('internal files (final reports, invoices) are not synced; uploads and attachments are', async () => {
+    const u = await t.user();
+    const { page: start } = await pull(u);
+    const base = { userId: u.uid, storedName: 's', contentType: 'application/pdf', size: 1, sha256: 'h' };
+    const rows = await t.ctx.db
+      .insert(files)
+      .values([
+        { ...base, kind: 'general', originalName: 'mine.pdf' },
+        { ...base, kind: 'attachment', originalName: 'proof.pdf' },
+        { ...base, kind: 'final', originalName: 'report.pdf' },
+        { ...base, kind: 'invoice', originalName: 'invoice.pdf' },
+      ])
+      .returning();
+    const { page } = await pull(u, start.cursor);
+    expect(page.files.map((f) => f.name).sort()).toEqual(['mine.pdf', 'proof.pdf']);
+    expect(JSON.stringify(page)).not.toContain(rows[2].id);
+    expect(JSON.stringify(page)).not.toContain(rows[3].id);
+  });
+
+  it('a deal’s invoice is a signed download link, not the stored file id', async () => {
+    const u = await t.user();
+    const { page: start } = await pull(u);
+    const [req] = await t.ctx.db.insert(productRequests).values({ userId: u.uid, toolId: 'x', productRequestType: TOOL }).returning();
+    const [inv] = await t.ctx.db
+      .insert(files)
+      .values({ userId: u.uid, kind: 'invoice', originalName: 'i.pdf', storedName: 'i', contentType: 'application/pdf', size: 1, sha256: 'h' })
+      .returning();
+    await t.ctx.db.insert(deals).values({ requestId: req.id, userId: u.uid, productRequestType: TOOL, amount: 10, invoiceUrl: inv.id });
+    const { page } = await pull(u, start.cursor);
+    expect(page.deals).toHaveLength(1);
+    expect(page.deals[0].invoice).toMatch(new RegExp(`^/api/download/${inv.id}\\.\\d+\\.[A-Za-z0-9_-]{43}$`));
+  });
+
+  it('a cursor from the future returns nothing and keeps the cursor', async () => {
+    const u = await t.user();
+    const { page } = await pull(u, '999999999999');
+    expect(page).toMatchObject({ cursor: '999999999999', hasMore: false, profile: null, requests: [] });
+  });
+
+  it('rejects a bad cursor or limit with 400', async () => {
+    const u = await t.user();
+    for (const qs of ['cursor=-1', 'cursor=abc', 'cursor=1.5', 'cursor=1234567890123456789', 'limit=0', 'limit=5001', 'limit=many']) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/sync?${qs}`, headers: u.headers });
+      expect(res.statusCode, qs).toBe(400);
+      expect(res.json().error.message).toEqual(expect.any(String));
+    }
+  });
+
+  it('the first pull of a new account holds its lead profile', async () => {
+    const u = await t.user();
+    const { page } = await pull(u, '0');
+    expect(page.profile).toMatchObject({ uid: u.uid, email: u.email, isClient: false, filledInitialForm: false });
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.uid, u.uid));
+    expect(BigInt(page.cursor)).toBeGreaterThanOrEqual(BigInt(row.seq));
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { deals, productRequests } from './db/schema.ts';
+import { isFullyPaid, leftToPay, toDeal, toRequest } from './serialize.ts';
+import { createSignedLinks, LINK_TTL_MS } from './signed-links.ts';
+
+const request = (over: Partial<typeof productRequests.$inferSelect> = {}): typeof productRequests.$inferSelect => ({
+  id: '6f1c2d3e-4b5a-4c6d-8e7f-901234567890',
+  userId: 'u1',
+  toolId: 'bank-dispute',
+  productRequestType: 'BANK_DISPUTE',
+  status: 'In Progress',
+  contractSigned: true,
+  totalAmount: 1000,
+  paid: 400,
+  requestDetails: { BANK_DISPUTE_amountLost: 12 },
+  attachments: [{ id: 'f1', field: 'bankStatement', name: 'a.pdf', extra: 'dropped' }],
+  finalFileId: null,
+  createdAt: '2026-03-01 10:00:00+00',
+  updatedAt: '2026-03-02 10:00:00+00',
+  seq: 1,
+  ...over,
+});
+
+describe('toRequest', () => {
+  it('computes leftToPay: null without a total, never negative', () => {
+    expect(toRequest(request()).leftToPay).toBe(600);
+    expect(toRequest(request({ totalAmount: null, paid: 0 })).leftToPay).toBeNull();
+    expect(toRequest(request({ paid: 1200 })).leftToPay).toBe(0);
+    expect(leftToPay({ totalAmount: 0, paid: 0 })).toBe(0);
+  });
+
+  it('is fully paid only with a total and nothing left', () => {
+    expect(isFullyPaid({ totalAmount: null, paid: 0 })).toBe(false);
+    expect(isFullyPaid({ totalAmount: 100, paid: 99.99 })).toBe(false);
+    expect(isFullyPaid({ totalAmount: 100, paid: 100 })).toBe(true);
+  });
+
+  it('gives ISO dates and only id, field and name of attachments', () => {
+    const r = toRequest(request());
+    expect(r.Created_Time).toBe('2026-03-01T10:00:00.000Z');
+    expect(r.updatedAt).toBe('2026-03-02T10:00:00.000Z');
+    expect(r.attachments).toEqual([{ id: 'f1', field: 'bankStatement', name: 'a.pdf' }]);
+  });
+});
+
+describe('toDeal and signed links', () => {
+  const deal: typeof deals.$inferSelect = {
+    id: 'd1',
+    requestId: 'r1',
+    userId: 'u1',
+    productRequestType: 'BANK_DISPUTE',
+    amount: 400,
+    invoiceUrl: '0b6f2f0e-3a1c-4f7e-9d2b-5c8a7e6f1d20',
+    createdAt: '2026-03-03 12:00:00+00',
+    seq: 2,
+  };
+
+  it('turns the invoice file id into a signed link, or null', () => {
+    const links = createSignedLinks('a-secret-of-sixteen-chars');
+    const d = toDeal(deal, links);
+    expect(d.invoice).toMatch(/^\/api\/download\/0b6f2f0e-3a1c-4f7e-9d2b-5c8a7e6f1d20\.\d+\.[A-Za-z0-9_-]{43}$/);
+    expect(links.verify(d.invoice!.split('/').pop()!)).toEqual({ ok: true, fileId: deal.invoiceUrl });
+    expect(toDeal({ ...deal, invoiceUrl: null }, links).invoice).toBeNull();
+  });
+
+  it('links expire after 15 minutes and only verify with the same secret', () => {
+    let now = 1_800_000_000_000;
+    const links = createSignedLinks('a-secret-of-sixteen-chars', { now: () => now });
+    const token = links.link(deal.invoiceUrl!).split('/').pop()!;
+    now += LINK_TTL_MS - 1;
+    expect(links.verify(token).ok).toBe(true);
+    now += 2;
+    expect(links.verify(token)).toEqual({ ok: false, reason: 'expired' });
+    expect(createSignedLinks('another-secret-of-16').verify(token)).toEqual({ ok: false, reason: 'invalid' });
+    expect(LINK_TTL_MS).toBe(15 * 60 * 1000);
+  });
+});
