@@ -1,6 +1,6 @@
 import type { Deal, ProductRequest, Profile, RefundRequest, Visit } from '../domain/schemas.ts';
 import type { deals, productRequests, refunds, users, visits } from './db/schema.ts';
-import type { SignedLinks } from './signed-links.ts';
+import { INVOICE_LINK_TTL_MS, type SignedLinks } from './signed-links.ts';
 
 /** Row → API shape. Kept in one place so the REST answers and the sync feed can never disagree. */
 export function toProfile(row: typeof users.$inferSelect): Profile {
@@ -63,7 +63,7 @@ export function toDeal(row: DealRow, links: SignedLinks): Deal {
     productRequestType: row.productRequestType as Deal['productRequestType'],
     Created_Time: iso(row.createdAt),
     amount: row.amount,
-    invoice: row.invoiceUrl ? links.link(row.invoiceUrl) : null,
+    invoice: row.invoiceUrl ? links.link(row.invoiceUrl, INVOICE_LINK_TTL_MS) : null,
   };
 }
 

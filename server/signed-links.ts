@@ -2,13 +2,18 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** How long a download link stays valid. Short, because whoever holds the link can download the file. */
 export const LINK_TTL_MS = 15 * 60 * 1000;
+/**
+ * Invoice links travel in the sync feed and sit in the device's replica until the deal changes, so
+ * they must outlive a session: a year. They still name one file only and cannot be forged.
+ */
+export const INVOICE_LINK_TTL_MS = 365 * 24 * 60 * 60 * 1000;
 
 /** Where the links point: GET /api/download/:token (no Authorization header; the token is the proof). */
 export const DOWNLOAD_PATH = '/api/download/';
 
 export interface SignedLinks {
   /** A relative link `/api/download/<token>` to the stored file with this `files.id`, valid for LINK_TTL_MS. */
-  link(fileId: string): string;
+  link(fileId: string, ttlMs?: number): string;
   /** The file id a token grants, or why it grants nothing. */
   verify(token: string): { ok: true; fileId: string } | { ok: false; reason: 'invalid' | 'expired' };
 }
@@ -26,8 +31,8 @@ export function createSignedLinks(secret: string, opts: { ttlMs?: number; now?: 
   const sign = (payload: string) => createHmac('sha256', secret).update(payload).digest('base64url');
 
   return {
-    link(fileId) {
-      const payload = `${fileId}.${now() + ttlMs}`;
+    link(fileId, linkTtlMs = ttlMs) {
+      const payload = `${fileId}.${now() + linkTtlMs}`;
       return `${DOWNLOAD_PATH}${payload}.${sign(payload)}`;
     },
     verify(token) {

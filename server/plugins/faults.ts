@@ -50,6 +50,23 @@ export function registerFaults(app: FastifyInstance, db: Db) {
     tokensNotBefore.set(uid, Math.floor(Date.now() / 1000));
     return { data: { uid } };
   });
+  /** Bulk-inserts requests for the pull benchmark, in batches of 1000. */
+  api.post('/api/__test/seed-requests', { schema: { hide: true, body: z.strictObject({ email: z.string(), count: z.number().int().min(1).max(100_000) }) } }, async (request) => {
+    const rows = await db.execute(sql`select uid from users where email = ${request.body.email}`);
+    const uid = rowsOf<{ uid: string }>(rows)[0]?.uid;
+    if (!uid) throw new HttpError(404, 'NOT_FOUND', 'No such user');
+    for (let done = 0; done < request.body.count; done += 1000) {
+      const n = Math.min(1000, request.body.count - done);
+      await db.execute(sql`
+        insert into product_requests (user_id, tool_id, product_request_type, status, total_amount, paid, request_details)
+        select ${uid}, 'blockchain-analysis', 'BLOCKCHAIN_ANALYSIS', 'In Progress', 1500, 500,
+               jsonb_build_object('BLOCKCHAIN_ANALYSIS_cryptoNetwork', 'ETH', 'BLOCKCHAIN_ANALYSIS_cryptoWallet', '0x' || md5(g::text),
+                                  'BLOCKCHAIN_ANALYSIS_cryptoAmount', g, 'BLOCKCHAIN_ANALYSIS_exchangeUsed', 'Binance')
+        from generate_series(1, ${n}) as g`);
+    }
+    return { data: { uid, inserted: request.body.count } };
+  });
+
   /** Counts rows whose text starts with a prefix: total and how many distinct, per table. */
   api.get('/api/__test/counts', { schema: { hide: true, querystring: z.object({ prefix: z.string().min(3) }) } }, async (request) => {
     const like = `${request.query.prefix}%`;

@@ -70,8 +70,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db) {
     if (!claim) return payload;
     request.idempotencyClaim = null;
     const where = and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key));
-    if (reply.statusCode >= 500) {
-      // Nothing was committed that the client may rely on: free the key so a retry runs again.
+    if (isRetryable(reply.statusCode)) {
+      // Nothing was committed that the client may rely on, and the client will send the same key
+      // again (ARCHITECTURE.md, "Writes"): free it, or the retry would get this failure replayed forever.
       await db.delete(idempotencyKeys).where(where);
       return payload;
     }
@@ -79,6 +80,15 @@ export function registerIdempotency(app: FastifyInstance, db: Db) {
     await db.update(idempotencyKeys).set({ state: 'done', responseStatus: reply.statusCode, responseBody: body }).where(where);
     return payload;
   });
+}
+
+/**
+ * Answers after which the outbox sends the same command again: 5xx, 429 and 408 (back off, retry) and
+ * 401 (a fresh token, then retry). Authentication and rate limits normally answer before the claim
+ * is taken; this covers any that answer after it. Other 4xx are final and are replayed.
+ */
+export function isRetryable(status: number): boolean {
+  return status >= 500 || status === 401 || status === 408 || status === 429;
 }
 
 function safeJson(text: string): unknown {

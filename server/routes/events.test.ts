@@ -221,30 +221,6 @@ describe('GET /api/events (PGlite)', () => {
     }
   });
 
-  it('unsubscribes when the client goes away', async () => {
-    await sleep(50);
-    const before = subs.live;
-    const a = await openStream(base, alice.token);
-    await a.until(() => a.count('ready') === 1);
-    expect(subs.live).toBe(before + 1);
-    await a.close();
-    const deadline = Date.now() + 2000;
-    while (subs.live !== before && Date.now() < deadline) await sleep(20);
-    expect(subs.live).toBe(before);
-  });
-});
-
-describe('GET /api/events heartbeat and shutdown', () => {
-  let t: TestApp;
-  let alice: TestUser;
-  beforeAll(async () => {
-    t = await createTestApp();
-    alice = await t.user();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
   it('sends a ": ping" comment on the heartbeat interval, and app.close() ends open streams', async () => {
     const app = Fastify();
     registerAuth(app, { db: t.ctx.db, identity: t.ctx.identity });
@@ -257,6 +233,18 @@ describe('GET /api/events heartbeat and shutdown', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     await s.until(() => s.ended, 2000);
     await s.close();
+  });
+
+  it('unsubscribes when the client goes away', async () => {
+    await sleep(50);
+    const before = subs.live;
+    const a = await openStream(base, alice.token);
+    await a.until(() => a.count('ready') === 1);
+    expect(subs.live).toBe(before + 1);
+    await a.close();
+    const deadline = Date.now() + 2000;
+    while (subs.live !== before && Date.now() < deadline) await sleep(20);
+    expect(subs.live).toBe(before);
   });
 });
 

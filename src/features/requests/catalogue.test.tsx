@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toolSubmissionSchema } from '../../../domain/tool-schemas.ts';
 import { type ToolDefinition, tools } from '../../../domain/tools.ts';
 import { PurchaseDialog } from './purchase-dialog.tsx';
+import type { PurchaseDraft } from './purchase.machine.ts';
 import { toSubmission, validateDraft } from './purchase-values.ts';
 
 afterEach(cleanup);
@@ -20,7 +21,7 @@ function sampleValues(tool: ToolDefinition): Record<string, string> {
   return values;
 }
 
-function renderDialog(tool: ToolDefinition, submit = vi.fn(async () => 'sent' as const)) {
+function renderDialog(tool: ToolDefinition, submit = vi.fn(async (_draft: PurchaseDraft) => 'sent' as const)) {
   render(
     <ChakraProvider value={defaultSystem}>
       <PurchaseDialog tool={tool} onClose={() => undefined} submit={submit} onSubmitted={() => undefined} />

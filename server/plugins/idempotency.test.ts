@@ -1,0 +1,268 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contactRequests, idempotencyKeys } from '../db/schema.ts';
+import { backends, createTestApp, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
+import { KEY_TTL_DAYS, pruneIdempotencyKeys } from './idempotency.ts';
+
+const skip = postgresSkipReason();
+if (skip) console.warn(`[idempotency.test] PostgreSQL run skipped: ${skip}`);
+
+const contact = (subject = 'Where is my report?', message = 'Please call me back.') => ({ contactRequest: { subject, message } });
+
+describe.each(backends())('Idempotency-Key (%s)', (backend) => {
+  let t: TestApp;
+  let alice: TestUser;
+  let bob: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp({ backend });
+    [alice, bob] = await Promise.all([t.user(), t.user()]);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const post = (user: TestUser, key: string | undefined, payload: unknown, url = '/api/contact') =>
+    t.app.inject({ method: 'POST', url, headers: { ...user.headers, ...(key === undefined ? {} : { 'idempotency-key': key }) }, payload: payload as object });
+
+  const rowsWithSubject = async (subject: string) =>
+    (await t.ctx.db.select().from(contactRequests).where(eq(contactRequests.subject, subject))).length;
+  const claimOf = async (user: TestUser, key: string) =>
+    (await t.ctx.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key))))[0];
+
+  it('same key, same body: the first answer is replayed and nothing new is stored', async () => {
+    const key = randomUUID();
+    const subject = `replay-${key}`;
+    const first = await post(alice, key, contact(subject));
+    expect(first.statusCode).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    for (let i = 0; i < 3; i++) {
+      const again = await post(alice, key, contact(subject));
+      expect(again.statusCode).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.json()).toEqual(first.json());
+    }
+    expect(await rowsWithSubject(subject)).toBe(1);
+    expect(await claimOf(alice, key)).toMatchObject({ state: 'done', responseStatus: 201, path: '/api/contact', method: 'POST' });
+  });
+
+  it('the body is compared by value, not by key order or spacing', async () => {
+    const key = randomUUID();
+    const subject = `order-${key}`;
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      headers: { ...alice.headers, 'idempotency-key': key, 'content-type': 'application/json' },
+      payload: `{"contactRequest":{"subject":"${subject}","message":"m"}}`,
+    });
+    expect(first.statusCode).toBe(201);
+    const reordered = await t.app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      headers: { ...alice.headers, 'idempotency-key': key, 'content-type': 'application/json' },
+      payload: `{ "contactRequest": { "message": "m", "subject": "${subject}" } }`,
+    });
+    expect(reordered.statusCode).toBe(201);
+    expect(reordered.headers['idempotent-replayed']).toBe('true');
+    expect(await rowsWithSubject(subject)).toBe(1);
+  });
+
+  it('same key, different body: 422 and nothing stored', async () => {
+    const key = randomUUID();
+    const first = await post(alice, key, contact(`a-${key}`));
+    expect(first.statusCode).toBe(201);
+    const other = await post(alice, key, contact(`b-${key}`));
+    expect(other.statusCode).toBe(422);
+    expect(other.json()).toEqual({ error: { code: 'IDEMPOTENCY_KEY_REUSED', message: expect.any(String) } });
+    expect(await rowsWithSubject(`b-${key}`)).toBe(0);
+    // The stored answer is still the first one.
+    const again = await post(alice, key, contact(`a-${key}`));
+    expect(again.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('same key on another route: 422', async () => {
+    const key = randomUUID();
+    expect((await post(alice, key, contact(`route-${key}`))).statusCode).toBe(201);
+    const other = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/user/active-status',
+      headers: { ...alice.headers, 'idempotency-key': key },
+      payload: { status: 'ACTIVE' },
+    });
+    expect(other.statusCode).toBe(422);
+  });
+
+  it('the first still running: 409, and nothing stored', async () => {
+    const key = randomUUID();
+    const subject = `running-${key}`;
+    expect((await post(alice, key, contact(subject))).statusCode).toBe(201);
+    // Put the claim back to how it looks while the first attempt is still inside its handler.
+    await t.ctx.db
+      .update(idempotencyKeys)
+      .set({ state: 'running', responseStatus: null, responseBody: null, createdAt: sql`now()` })
+      .where(and(eq(idempotencyKeys.userId, alice.uid), eq(idempotencyKeys.key, key)));
+    const res = await post(alice, key, contact(subject));
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ error: { code: 'IDEMPOTENCY_IN_PROGRESS', message: expect.any(String) } });
+    expect(await rowsWithSubject(subject)).toBe(1);
+    expect((await claimOf(alice, key)).state).toBe('running');
+  });
+
+  it('a running claim abandoned long ago (a crashed attempt) is taken over once', async () => {
+    const key = randomUUID();
+    const subject = `stale-${key}`;
+    // A 409 reveals the stored hash matches; then age the claim past the stale limit.
+    expect((await post(alice, key, contact(subject))).statusCode).toBe(201);
+    await t.ctx.db.delete(contactRequests).where(eq(contactRequests.subject, subject));
+    await t.ctx.db
+      .update(idempotencyKeys)
+      .set({ state: 'running', responseStatus: null, responseBody: null, createdAt: sql`now() - interval '10 minutes'` })
+      .where(and(eq(idempotencyKeys.userId, alice.uid), eq(idempotencyKeys.key, key)));
+    const res = await post(alice, key, contact(subject));
+    expect(res.statusCode).toBe(201);
+    expect(res.headers['idempotent-replayed']).toBeUndefined();
+    expect(await rowsWithSubject(subject)).toBe(1);
+    const replay = await post(alice, key, contact(subject));
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(await rowsWithSubject(subject)).toBe(1);
+  });
+
+  it('20 parallel identical requests with one key store exactly one row', async () => {
+    const key = randomUUID();
+    const subject = `parallel-${key}`;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post(alice, key, contact(subject))));
+    const statuses = answers.map((a) => a.statusCode);
+    for (const s of statuses) expect([201, 409]).toContain(s);
+    const fresh = answers.filter((a) => a.statusCode === 201 && a.headers['idempotent-replayed'] === undefined);
+    expect(fresh).toHaveLength(1);
+    for (const a of answers.filter((x) => x.statusCode === 201)) expect(a.json()).toEqual(fresh[0].json());
+    expect(await rowsWithSubject(subject)).toBe(1);
+    // Whoever got 409 retries and gets the first answer.
+    const retry = await post(alice, key, contact(subject));
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(fresh[0].json());
+    expect(await rowsWithSubject(subject)).toBe(1);
+  });
+
+  it('20 parallel requests through a real socket store exactly one row', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const key = randomUUID();
+      const subject = `socket-${key}`;
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          fetch(`${address}/api/contact`, {
+            method: 'POST',
+            headers: { ...alice.headers, 'idempotency-key': key, 'content-type': 'application/json' },
+            body: JSON.stringify(contact(subject)),
+          }).then(async (r) => ({ status: r.status, replayed: r.headers.get('idempotent-replayed'), body: await r.text() })),
+        ),
+      );
+      expect(answers.filter((a) => a.status === 201 && !a.replayed)).toHaveLength(1);
+      expect(answers.every((a) => a.status === 201 || a.status === 409)).toBe(true);
+      expect(await rowsWithSubject(subject)).toBe(1);
+    } finally {
+      t.app.server.closeAllConnections();
+    }
+  });
+
+  it('the same key from two users is two different claims', async () => {
+    const key = randomUUID();
+    const subject = `two-users-${key}`;
+    const a = await post(alice, key, contact(subject));
+    const b = await post(bob, key, contact(subject));
+    expect(a.statusCode).toBe(201);
+    expect(b.statusCode).toBe(201);
+    expect(b.headers['idempotent-replayed']).toBeUndefined();
+    expect(a.json().data.id).not.toBe(b.json().data.id);
+    expect(await rowsWithSubject(subject)).toBe(2);
+    // And one user's different body does not collide with the other's claim.
+    expect((await post(bob, key, contact(`other-${key}`))).statusCode).toBe(422);
+  });
+
+  it('a 5xx frees the key, so the retry runs again', async () => {
+    const key = randomUUID();
+    const subject = `boom-${key}`;
+    // A real failure inside the handler: the insert violates a constraint added for this test.
+    await t.ctx.db.execute(sql.raw(`ALTER TABLE contact_requests ADD CONSTRAINT test_no_boom CHECK (subject NOT LIKE 'boom-%')`));
+    let failed;
+    try {
+      failed = await post(alice, key, contact(subject));
+    } finally {
+      await t.ctx.db.execute(sql.raw(`ALTER TABLE contact_requests DROP CONSTRAINT test_no_boom`));
+    }
+    expect(failed.statusCode).toBe(500);
+    expect(failed.json().error.code).toBe('INTERNAL');
+    expect(await claimOf(alice, key)).toBeUndefined();
+    const retry = await post(alice, key, contact(subject));
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(await rowsWithSubject(subject)).toBe(1);
+  });
+
+  it('a 4xx from validation claims nothing: the corrected body may use the same key', async () => {
+    const key = randomUUID();
+    const bad = await post(alice, key, { contactRequest: { subject: '', message: 'x' } });
+    expect(bad.statusCode).toBe(400);
+    expect(await claimOf(alice, key)).toBeUndefined();
+    const good = await post(alice, key, contact(`fixed-${key}`));
+    expect(good.statusCode).toBe(201);
+  });
+
+  it('without a key, every request runs', async () => {
+    const subject = `nokey-${randomUUID()}`;
+    expect((await post(alice, undefined, contact(subject))).statusCode).toBe(201);
+    expect((await post(alice, undefined, contact(subject))).statusCode).toBe(201);
+    expect(await rowsWithSubject(subject)).toBe(2);
+  });
+
+  it('a malformed key is 400 and runs nothing', async () => {
+    const subject = `badkey-${randomUUID()}`;
+    for (const key of ['short', 'has spaces in it', 'x'.repeat(129), 'semi;colon-key']) {
+      const res = await post(alice, key, contact(subject));
+      expect(res.statusCode, key).toBe(400);
+      expect(res.json().error.code).toBe('BAD_IDEMPOTENCY_KEY');
+    }
+    expect(await rowsWithSubject(subject)).toBe(0);
+  });
+
+  it('an unauthenticated request with a key is 401 and claims nothing', async () => {
+    const key = randomUUID();
+    const res = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { 'idempotency-key': key }, payload: contact() });
+    expect(res.statusCode).toBe(401);
+    expect((await t.ctx.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).length).toBe(0);
+  });
+
+  it(`keys are kept ${KEY_TTL_DAYS} days: pruning deletes older ones and keeps younger ones`, async () => {
+    const base = { userId: alice.uid, method: 'POST', path: '/api/contact', bodyHash: 'h', state: 'done', responseStatus: 201, responseBody: { data: null } };
+    const old = `old-${randomUUID()}`;
+    const young = `young-${randomUUID()}`;
+    const fresh = `fresh-${randomUUID()}`;
+    await t.ctx.db.insert(idempotencyKeys).values([
+      { ...base, key: old, createdAt: sql`now() - interval '31 days'` as unknown as string },
+      { ...base, key: young, createdAt: sql`now() - interval '29 days'` as unknown as string },
+      { ...base, key: fresh },
+    ]);
+    await pruneIdempotencyKeys(t.ctx.db);
+    expect(await claimOf(alice, old)).toBeUndefined();
+    expect(await claimOf(alice, young)).toBeDefined();
+    expect(await claimOf(alice, fresh)).toBeDefined();
+  });
+
+  it('a key younger than 30 days still replays after pruning', async () => {
+    const key = randomUUID();
+    const subject = `kept-${key}`;
+    const first = await post(alice, key, contact(subject));
+    await t.ctx.db
+      .update(idempotencyKeys)
+      .set({ createdAt: sql`now() - interval '29 days'` })
+      .where(and(eq(idempotencyKeys.userId, alice.uid), eq(idempotencyKeys.key, key)));
+    await pruneIdempotencyKeys(t.ctx.db);
+    const again = await post(alice, key, contact(subject));
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect(await rowsWithSubject(subject)).toBe(1);
+  });
+});
