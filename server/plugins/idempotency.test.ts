@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactRequests, idempotencyKeys } from '../db/schema.ts';
 import { backends, createTestApp, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
-import { KEY_TTL_DAYS, pruneIdempotencyKeys } from './idempotency.ts';
+import { isRetryable, KEY_TTL_DAYS, pruneIdempotencyKeys } from './idempotency.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[idempotency.test] PostgreSQL run skipped: ${skip}`);
@@ -266,3 +266,58 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     expect(await rowsWithSubject(subject)).toBe(1);
   });
 });
+
+describe('Idempotency-Key: answers the outbox retries are not replayed', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // The test-only fault plugin (server/plugins/faults.ts) answers 401 after the claim is taken.
+    const previous = process.env.TEST_FAULTS;
+    process.env.TEST_FAULTS = '1';
+    try {
+      t = await createTestApp();
+    } finally {
+      if (previous === undefined) delete process.env.TEST_FAULTS;
+      else process.env.TEST_FAULTS = previous;
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('isRetryable: 5xx, 401, 408 and 429 free the key; other answers are final', () => {
+    for (const s of [500, 502, 503, 401, 408, 429]) expect(isRetryable(s), String(s)).toBe(true);
+    for (const s of [200, 201, 400, 403, 404, 409, 413, 422]) expect(isRetryable(s), String(s)).toBe(false);
+  });
+
+  it('a 401 after the claim (token expired) frees the key: the retry with a fresh token runs once', async () => {
+    const password = 'Secret#123';
+    const u = await t.user({ password });
+    const key = randomUUID();
+    const subject = `expired-${key}`;
+    const expire = await t.app.inject({ method: 'POST', url: '/api/__test/expire-tokens', payload: { email: u.email } });
+    expect(expire.statusCode).toBe(200);
+    const rejected = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { ...u.headers, 'idempotency-key': key }, payload: contact(subject) });
+    expect(rejected.statusCode).toBe(401);
+    expect((await t.ctx.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).length).toBe(0);
+
+    // Token issue times are in whole seconds: a fresh one must be issued after the cut-off second.
+    await new Promise((r) => setTimeout(r, 1100));
+    const fresh = await signIn(u.email, password);
+    const ok = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { authorization: `Bearer ${fresh}`, 'idempotency-key': key }, payload: contact(subject) });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.headers['idempotent-replayed']).toBeUndefined();
+    const replay = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { authorization: `Bearer ${fresh}`, 'idempotency-key': key }, payload: contact(subject) });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect((await t.ctx.db.select().from(contactRequests).where(eq(contactRequests.subject, subject))).length).toBe(1);
+  });
+});
+
+async function signIn(email: string, password: string): Promise<string> {
+  const res = await fetch(`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=fake-api-key`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, returnSecureToken: true }),
+  });
+  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { idToken: string }).idToken;
+}

@@ -201,10 +201,12 @@ test('settings: profile, notifications, change password and the generator', asyn
   await page.getByRole('button', { name: 'Copy password' }).click();
   await expect(page.getByText('Copied', { exact: true })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await generated.inputValue());
+  await page.evaluate(() => window.scrollTo(0, 0)); // a full-page shot of a scrolled page misplaces the sticky bar
   await shot(page, 'account-settings-security');
   await expect(page.getByText('Copied', { exact: true })).toHaveCount(0, { timeout: 5_000 });
 
   await page.setViewportSize({ width: 375, height: 800 });
+  await page.evaluate(() => window.scrollTo(0, 0));
   await shot(page, 'account-settings-security-375');
 
   // The new password is the one that works now.
@@ -276,6 +278,10 @@ test('the shell at 1280px and at 375px with the drawer open', async ({ page }) =
   await signIn(page, DEMO.client.email, DEMO.client.password);
   await expectShell(page, 'Dana Client');
   await shot(page, 'account-shell-1280');
+  await page.getByRole('region', { name: 'User' }).getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByLabel('First Name')).toHaveValue('Dana');
+  await expect(page.getByLabel('Last Name')).toHaveValue('Client');
+  await page.getByRole('link', { name: 'Dashboard' }).first().click();
 
   await page.setViewportSize({ width: 375, height: 800 });
   await page.getByRole('button', { name: 'Open menu' }).click();

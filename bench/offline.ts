@@ -1,0 +1,100 @@
+// `node bench/offline.ts`: the offline-first figures of issue 4, measured in real Chromium against
+// the `npm start` stack (own ports, fresh data dir):
+//   - the time the app takes to pull 10,000 requests into its Dexie replica (performance measure
+//     "portal:pull" the app itself records around each pull);
+//   - the bytes a pull transfers when nothing changed;
+//   - the time to replay 1,000 queued commands through the outbox, against sending the same 1,000
+//     directly online from the same page (sequentially, as the outbox does), and their ratio.
+// Prints figures only; it asserts nothing about speed.
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { ROOT } from '../scripts/emulator.ts';
+import { startStackProcess } from '../scripts/stack-process.ts';
+import { addContactCommands, countRows, readIdToken } from '../tests/support/replica-probe.ts';
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10_000);
+const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 1000);
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+const stack = await startStackProcess({ port: 8481, authPort: 9481, logPath: join(ROOT, 'tests', 'output', 'bench-stack.log'), env: { TEST_FAULTS: '1' }, label: 'bench' });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+try {
+  const email = `bench-${Date.now()}@bench.example`;
+  const password = 'Bench#2026';
+  const signUp = await fetch(`http://${stack.authHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=bench`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, returnSecureToken: true }),
+  }).then((r) => r.json() as Promise<{ localId: string; idToken: string }>);
+  const auth = { authorization: `Bearer ${signUp.idToken}`, 'content-type': 'application/json' };
+  await fetch(`${stack.baseUrl}/api/user`, { headers: auth }); // creates the profile
+  const seeded = await fetch(`${stack.baseUrl}/api/__test/seed-requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, count: REQUESTS }) });
+  if (!seeded.ok) throw new Error(`seeding failed: ${await seeded.text()}`);
+
+  const context = await browser.newContext({ baseURL: stack.baseUrl });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await page.waitForFunction(
+    (n) => performance.getEntriesByName('portal:pull').some((e) => ((e as PerformanceMeasure).detail as { rows: number }).rows >= n),
+    REQUESTS,
+    { timeout: 300_000, polling: 100 },
+  );
+  const pull = await page.evaluate(
+    (n) => performance.getEntriesByName('portal:pull').find((e) => ((e as PerformanceMeasure).detail as { rows: number }).rows >= n)!.duration,
+    REQUESTS,
+  );
+  const stored = await countRows(page, signUp.localId, 'requests');
+
+  // An empty pull: the cursor the device holds, asked again.
+  const token = await readIdToken(page);
+  const cursor = await page.evaluate(
+    (uid) =>
+      new Promise<string>((resolve) => {
+        const open = indexedDB.open(`portal-${uid}`);
+        open.onsuccess = () => {
+          const req = open.result.transaction('meta').objectStore('meta').get('syncCursor');
+          req.onsuccess = () => resolve((req.result as { value: string }).value);
+        };
+      }),
+    signUp.localId,
+  );
+  const empty = await fetch(`${stack.baseUrl}/api/sync?cursor=${cursor}`, { headers: { authorization: `Bearer ${token}` } });
+  const emptyBody = await empty.text();
+  const emptyHeaderBytes = [...empty.headers].reduce((sum, [k, v]) => sum + k.length + v.length + 4, 0) + 17;
+
+  // Replay: queue COMMANDS while offline, then time from reconnect until the outbox is empty.
+  await context.setOffline(true);
+  await addContactCommands(page, signUp.localId, Array.from({ length: COMMANDS }, (_, i) => `replay-${i}`));
+  const replayStart = Date.now();
+  await context.setOffline(false);
+  while ((await countRows(page, signUp.localId, 'outbox')) > 0) await new Promise((r) => setTimeout(r, 50));
+  const replay = Date.now() - replayStart;
+
+  // Direct: the same number of POSTs from the same page, one after the other, online.
+  const direct = await page.evaluate(
+    async ([n, bearer]) => {
+      const started = performance.now();
+      for (let i = 0; i < n; i++) {
+        const res = await fetch('/api/contact', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+          body: JSON.stringify({ contactRequest: { subject: `direct-${i}`, message: `Bench message direct-${i}` } }),
+        });
+        if (res.status !== 201) throw new Error(`direct send ${i}: ${res.status}`);
+      }
+      return performance.now() - started;
+    },
+    [COMMANDS, token] as const,
+  );
+  const counts = await fetch(`${stack.baseUrl}/api/__test/counts?prefix=replay-`).then((r) => r.json() as Promise<{ data: { contact: { total: number; distinct: number } } }>);
+
+  console.log(`pull_requests=${REQUESTS} stored=${stored} pull_ms=${pull.toFixed(0)}`);
+  console.log(`empty_pull_body_bytes=${Buffer.byteLength(emptyBody)} empty_pull_header_bytes≈${emptyHeaderBytes} status=${empty.status}`);
+  console.log(`replay_commands=${COMMANDS} replay_ms=${replay} direct_ms=${direct.toFixed(0)} ratio=${(replay / direct).toFixed(2)} (replayed rows on server: ${counts.data.contact.total}, distinct ${counts.data.contact.distinct})`);
+} finally {
+  await browser.close();
+  await stack.stop();
+}
