@@ -206,7 +206,7 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
     expect(pb.page.notifications.map((n) => n.id)).toEqual([general.id]);
   });
 
-  it('internal files (final reports, invoices) are not synced; uploads and attachments are', async () => {
+  it('only general uploads are synced: attachments, final reports and invoices are not', async () => {
     const u = await t.user();
     const { page: start } = await pull(u);
     const base = { userId: u.uid, storedName: 's', contentType: 'application/pdf', size: 1, sha256: 'h' };
@@ -220,7 +220,8 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
       ])
       .returning();
     const { page } = await pull(u, start.cursor);
-    expect(page.files.map((f) => f.name).sort()).toEqual(['mine.pdf', 'proof.pdf']);
+    expect(page.files.map((f) => f.name)).toEqual(['mine.pdf']);
+    expect(JSON.stringify(page)).not.toContain(rows[1].id);
     expect(JSON.stringify(page)).not.toContain(rows[2].id);
     expect(JSON.stringify(page)).not.toContain(rows[3].id);
   });

@@ -10,8 +10,11 @@ import { toDeal, toProfile, toRefund, toRequest } from '../serialize.ts';
 import { toContactRequest, toNotification, toUserFile } from '../serialize-messages.ts';
 import { createSignedLinks } from '../signed-links.ts';
 
-/** File kinds a user's replica holds. 'final' reports (payment-gated) and invoices are served elsewhere. */
-export const SYNCED_FILE_KINDS = ['general', 'attachment'] as const;
+/**
+ * File kinds a user's replica holds: the general uploads the Files page lists, as GET /api/user/files does.
+ * Purchase attachments travel inside their request; final reports (payment-gated) and invoices are served elsewhere.
+ */
+export const SYNCED_FILE_KINDS = ['general'] as const;
 
 type Tag = 'u' | 'r' | 'd' | 'f' | 'n' | 'c' | 'x';
 

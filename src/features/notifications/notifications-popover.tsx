@@ -15,7 +15,7 @@ export function NotificationsPopover() {
   const count = items?.length ?? 0;
 
   return (
-    <Popover.Root open={open} onOpenChange={(e) => setOpen(e.open)} positioning={{ placement: 'bottom-end' }}>
+    <Popover.Root open={open} onOpenChange={(e) => setOpen(e.open)} positioning={{ placement: 'bottom-end' }} lazyMount unmountOnExit>
       <Popover.Trigger asChild>
         <IconButton aria-label="Notifications" variant="ghost" color="portal.nav" borderRadius="full" size="md" position="relative">
           <Bell size={22} />

@@ -114,7 +114,7 @@ function LiveDetailsBody({ request }: { request: LocalRequest }) {
                   <Table.Cell>{visit.isp ?? '—'}</Table.Cell>
                   <Table.Cell>{visit.vpn ? 'Yes' : 'No'}</Table.Cell>
                   <Table.Cell>
-                    <Stack direction="row" gap="2" align="center" justify="flex-end">
+                    <Stack direction="row" gap="2" align="center">
                       <Button size="xs" variant="outline" disabled={!visit.ipDetails} onClick={() => setIpVisit(visit)}>
                         IP Details
                       </Button>

@@ -30,8 +30,8 @@ export function RequestsTable({ title, requests, emptyText = texts.nothingFound,
   const pick = (action: RowAction) => (open?.action === action ? open.request : null);
 
   return (
-    <Card.Root variant="outline" bg="portal.white">
-      <Card.Header>
+    <Card.Root variant="outline" bg="portal.white" minWidth="0">
+      <Card.Header px={{ base: '3', md: '6' }}>
         <HStack justify="space-between" gap="3">
           <Text as="h2" fontSize="1.125rem" fontWeight="semibold">
             {title}
@@ -39,7 +39,7 @@ export function RequestsTable({ title, requests, emptyText = texts.nothingFound,
           {actions}
         </HStack>
       </Card.Header>
-      <Card.Body pt="3">
+      <Card.Body pt="3" px={{ base: '3', md: '6' }} minWidth="0">
         {requests === undefined ? (
           <Stack gap="2">
             <Skeleton height="10" />
@@ -50,8 +50,8 @@ export function RequestsTable({ title, requests, emptyText = texts.nothingFound,
             {emptyText}
           </Text>
         ) : (
-          <Table.ScrollArea>
-            <Table.Root size="md" aria-label={title} interactive>
+          <Table.ScrollArea maxWidth="100%" whiteSpace="normal">
+            <Table.Root size={isMobile ? 'sm' : 'md'} aria-label={title} interactive>
               <Table.Header>
                 <Table.Row>
                   <Table.ColumnHeader>Tool</Table.ColumnHeader>
@@ -77,7 +77,9 @@ export function RequestsTable({ title, requests, emptyText = texts.nothingFound,
                               <ToolIcon icon={tool.icon} />
                             </Box>
                           )}
-                          <Text fontWeight="medium">{tool?.header ?? request.productRequestType}</Text>
+                          <Text fontWeight="medium" lineHeight="short">
+                            {tool?.header ?? request.productRequestType}
+                          </Text>
                         </HStack>
                       </Table.Cell>
                       {!isMobile && <Table.Cell whiteSpace="nowrap">{formatDate(request.Created_Time)}</Table.Cell>}

@@ -30,7 +30,7 @@ export function StatusCards({ counts }: { counts: StatusCounts | undefined }) {
                 <Icon size={ICON_SIZE} aria-hidden="true" />
               </Box>
               <Box minWidth="0">
-                <Text fontSize="sm" color="fg.muted" lineClamp={1}>
+                <Text fontSize="sm" color="fg.muted" lineHeight="short">
                   {label}
                 </Text>
                 {counts === undefined ? (
