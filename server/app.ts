@@ -56,8 +56,9 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   });
 
   registerAuth(app, { db: ctx.db, identity: ctx.identity });
+  const afterIdempotency = ctx.config.TEST_FAULTS === '1' ? registerFaults(app, ctx.db) : () => undefined;
   registerIdempotency(app, ctx.db);
-  if (ctx.config.TEST_FAULTS === '1') registerFaults(app, ctx.db);
+  afterIdempotency();
 
   await app.register(
     async (api) => {

@@ -18,7 +18,12 @@ const Faults = z.strictObject({
 });
 type Faults = z.infer<typeof Faults>;
 
-export function registerFaults(app: FastifyInstance, db: Db) {
+/**
+ * Call before registerIdempotency, so injected failures and expired tokens are decided before a key is
+ * claimed (and replays can be dropped too); then call the returned function after it, so an answer is
+ * stored before its connection is cut.
+ */
+export function registerFaults(app: FastifyInstance, db: Db): () => void {
   let faults: Faults = Faults.parse({});
   const tokensNotBefore = new Map<string, number>();
   const dropped = new WeakSet<object>();
@@ -32,11 +37,6 @@ export function registerFaults(app: FastifyInstance, db: Db) {
     if (Math.random() < faults.dropAfterCommitRate) dropped.add(request);
   });
 
-  // Registered after the idempotency hook, so the answer is stored before the connection is cut.
-  app.addHook('onSend', async (request, _reply, payload) => {
-    if (dropped.has(request)) request.raw.socket?.destroy();
-    return payload;
-  });
 
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post('/api/__test/faults', { schema: { hide: true, body: Faults } }, async (request) => {
@@ -67,9 +67,9 @@ export function registerFaults(app: FastifyInstance, db: Db) {
     return { data: { uid, inserted: request.body.count } };
   });
 
-  /** Counts rows whose text starts with a prefix: total and how many distinct, per table. */
+  /** Counts rows whose text contains a marker: total and how many distinct, per table. */
   api.get('/api/__test/counts', { schema: { hide: true, querystring: z.object({ prefix: z.string().min(3) }) } }, async (request) => {
-    const like = `${request.query.prefix}%`;
+    const like = `%${request.query.prefix}%`;
     const one = async (query: ReturnType<typeof sql>) => {
       const [row] = rowsOf<{ total: string; distinct: string }>(await db.execute(query));
       return { total: Number(row.total), distinct: Number(row.distinct) };
@@ -79,11 +79,17 @@ export function registerFaults(app: FastifyInstance, db: Db) {
         contact: await one(sql`select count(*) as total, count(distinct subject) as distinct from contact_requests where subject like ${like}`),
         refunds: await one(sql`select count(*) as total, count(distinct reason) as distinct from refunds where reason like ${like}`),
         requests: await one(
-          sql`select count(*) as total, count(distinct request_details::text) as distinct from product_requests where request_details::text like ${'%' + like}`,
+          sql`select count(*) as total, count(distinct request_details::text) as distinct from product_requests where request_details::text like ${like}`,
         ),
       },
     };
   });
+
+  return () =>
+    app.addHook('onSend', async (request, _reply, payload) => {
+      if (dropped.has(request)) request.raw.socket?.destroy();
+      return payload;
+    });
 }
 
 function rowsOf<T>(result: unknown): T[] {

@@ -21,7 +21,12 @@ export function Footer() {
       color="fg.muted"
     >
       {/* The spec fixes the year at 2023; it is the product's copyright year, not today's. */}
-      <Text>© 2023 {productName}. All rights reserved.</Text>
+      <Text>
+        © 2023 {productName}. All rights reserved.{' '}
+        <Text as="span" fontSize="xs" data-testid="app-version">
+          Version {__APP_VERSION__}
+        </Text>
+      </Text>
       <HStack as="nav" aria-label="Legal" gap="4" flexWrap="wrap">
         {links.map((link) => (
           <Link key={link.label} href={link.href} target="_blank" rel="noopener" color="portal.nav">

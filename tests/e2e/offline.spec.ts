@@ -1,0 +1,162 @@
+// Issue 4, "Show" 1–4: the app reads from the device offline, and every command made offline (or
+// whose answer was lost, or whose token expired) reaches the server exactly once. Counts come from
+// the database through the test-only routes of server/plugins/faults.ts (TEST_FAULTS=1 in e2e).
+import { type BrowserContext, type Page, expect, test } from '@playwright/test';
+import { texts } from '../../domain/texts.ts';
+import { baseUrl, createEmulatorUser, DEMO, shot, signIn } from './support/fixtures.ts';
+import { apiAs, dbCounts, setFaults, waitForServiceWorker } from './support/offline.ts';
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
+test.afterEach(async () => {
+  await setFaults({ dropAfterCommitRate: 0, fail5xxRate: 0 });
+});
+
+async function goOffline(context: BrowserContext, page: Page) {
+  await context.setOffline(true);
+  await expect(page.getByRole('status').filter({ hasText: 'Offline' })).toBeVisible();
+}
+
+async function sendContact(page: Page, subject: string) {
+  await page.goto('/contact-us');
+  await page.getByLabel('Subject').fill(subject);
+  await page.getByLabel('Message').fill(`Message for ${subject}`);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+function contactRow(page: Page, subject: string) {
+  return page.getByRole('listitem').filter({ hasText: subject });
+}
+
+test('reads from the device offline: dashboard, tool table, notifications, contact history, deep links', async ({ page, context, browser }) => {
+  test.setTimeout(120_000);
+  const stamp = `read-${Date.now()}`;
+  const client = await apiAs(DEMO.client);
+  const admin = await apiAs(DEMO.admin);
+  await admin.post(`/notification/${client.uid}`, { notification: { message: `Offline notice ${stamp}` } });
+  await client.post('/contact', { contactRequest: { subject: `History ${stamp}`, message: 'Kept on the device' } });
+
+  await signIn(page, DEMO.client.email, DEMO.client.password);
+  await waitForServiceWorker(page);
+  await page.goto('/notifications');
+  await expect(page.getByText(`Offline notice ${stamp}`)).toBeVisible({ timeout: 20_000 });
+
+  await goOffline(context, page);
+  await page.reload();
+  await expect(page.getByText(`Offline notice ${stamp}`)).toBeVisible();
+  await page.goto('/');
+  await expect(page.getByRole('table', { name: 'Tools requests' }).locator('tbody tr').first()).toBeVisible();
+  await shot(page, 'offline-dashboard');
+  await page.goto('/tool/track-master');
+  await expect(page.getByRole('table', { name: 'Track Master' }).locator('tbody tr').first()).toBeVisible();
+  await page.goto('/contact-requests');
+  await expect(page.getByText(`History ${stamp}`)).toBeVisible();
+
+  // A fresh page opened straight on a deep link, still offline.
+  const fresh = await context.newPage();
+  await fresh.goto(`${baseUrl()}/contact-requests`);
+  await expect(fresh.getByText(`History ${stamp}`)).toBeVisible({ timeout: 20_000 });
+  await fresh.close();
+  void browser;
+});
+
+test('a purchase with a file, a refund and a contact message made offline each arrive exactly once', async ({ page, context }) => {
+  test.setTimeout(150_000);
+  const stamp = `off-${Date.now()}`;
+  await signIn(page, DEMO.client.email, DEMO.client.password);
+  await waitForServiceWorker(page);
+  await page.goto('/tool/bank-dispute');
+  const table = page.getByRole('table', { name: 'Bank Dispute' });
+  await expect(table.locator('tbody tr[data-status="In Progress"]').first()).toBeVisible({ timeout: 20_000 });
+
+  await goOffline(context, page);
+
+  // Purchase with a file.
+  await page.getByRole('button', { name: 'New Request' }).click();
+  const form = page.getByRole('dialog');
+  await form.getByLabel('Amount Lost').fill('2500');
+  await form.getByLabel('Transaction Date').fill('2026-10-01');
+  await form.getByLabel('Transactions Bank Used').fill(`Bank ${stamp}`);
+  await form.getByLabel('Payment Method').selectOption('wire');
+  await form.getByLabel('Bank Statement').setInputFiles({ name: 'statement.png', mimeType: 'image/png', buffer: PNG });
+  await form.getByRole('button', { name: 'Continue' }).click();
+  const terms = page.getByRole('dialog', { name: 'Terms and Conditions' });
+  await terms.getByText(/I have read and agree/i).click();
+  await terms.getByRole('button', { name: 'Submit request' }).click();
+  await expect(page.getByText(texts.sentWhenOnline).first()).toBeVisible();
+
+  // Refund of an In Progress request.
+  await page.goto('/tool/bank-dispute');
+  const inProgress = table.locator('tbody tr[data-status="In Progress"]').first();
+  await inProgress.getByRole('button', { name: 'Actions' }).click();
+  await page.getByRole('menuitem', { name: 'Refund', exact: true }).click();
+  const refund = page.getByRole('dialog', { name: 'Request Refund' });
+  await refund.getByLabel('Reason').fill(`Refund ${stamp}`);
+  await refund.getByText('Partial refund').click();
+  await refund.getByRole('button', { name: 'Send' }).click();
+  await expect(refund).toBeHidden();
+
+  // Contact message.
+  await sendContact(page, `Contact ${stamp}`);
+  await expect(page.getByText(texts.sentWhenOnline).first()).toBeVisible();
+
+  // Each shows as pending, and still does after a reload offline.
+  for (const reload of [false, true]) {
+    if (reload) await page.reload();
+    await page.goto('/tool/bank-dispute');
+    await expect(table.locator('tbody tr').filter({ hasText: texts.waitingToSend })).toHaveCount(1);
+    await page.goto('/contact-requests');
+    await expect(contactRow(page, `Contact ${stamp}`).getByText(texts.waitingToSend)).toBeVisible();
+    await expect(page.getByRole('button', { name: /Outbox: 3 waiting to send/ })).toBeVisible();
+  }
+  await shot(page, 'offline-pending');
+  expect(await dbCounts(stamp)).toEqual({ contact: { total: 0, distinct: 0 }, refunds: { total: 0, distinct: 0 }, requests: { total: 0, distinct: 0 } });
+
+  await context.setOffline(false);
+  await expect(page.getByRole('button', { name: /Outbox:/ })).toBeHidden({ timeout: 30_000 });
+  await expect(contactRow(page, `Contact ${stamp}`).getByText(texts.waitingToSend)).toBeHidden();
+  await page.goto('/tool/bank-dispute');
+  await expect(table.locator('tbody tr').filter({ hasText: texts.waitingToSend })).toHaveCount(0);
+  expect(await dbCounts(stamp)).toEqual({ contact: { total: 1, distinct: 1 }, refunds: { total: 1, distinct: 1 }, requests: { total: 1, distinct: 1 } });
+});
+
+test('a message whose answer was lost after commit is resent and not duplicated', async ({ page }) => {
+  test.setTimeout(90_000);
+  const stamp = `lost-${Date.now()}`;
+  const email = `${stamp}@e2e.example`;
+  await createEmulatorUser(email, 'Secret#123');
+  await signIn(page, email, 'Secret#123');
+  await page.goto('/contact-us');
+  await setFaults({ dropAfterCommitRate: 1, pathPrefix: '/api/contact' });
+  await sendContact(page, `Lost ${stamp}`);
+  // The server committed it, but the page never heard back.
+  await expect.poll(() => dbCounts(stamp).then((c) => c.contact.total), { timeout: 15_000 }).toBe(1);
+  await page.goto('/contact-requests');
+  await expect(contactRow(page, `Lost ${stamp}`).getByText(texts.waitingToSend)).toBeVisible();
+
+  await setFaults({ dropAfterCommitRate: 0 });
+  await expect(contactRow(page, `Lost ${stamp}`).getByText(texts.waitingToSend)).toBeHidden({ timeout: 60_000 });
+  expect((await dbCounts(stamp)).contact).toEqual({ total: 1, distinct: 1 });
+});
+
+test('a command queued with a token that has expired by the time it is sent still arrives', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  const stamp = `exp-${Date.now()}`;
+  const email = `${stamp}@e2e.example`;
+  await createEmulatorUser(email, 'Secret#123');
+  await signIn(page, email, 'Secret#123');
+  await waitForServiceWorker(page);
+  await goOffline(context, page);
+  await sendContact(page, `Expired ${stamp}`);
+  await expect(page.getByText(texts.sentWhenOnline).first()).toBeVisible();
+
+  // Every token issued until now is refused from here on, as if it had expired while queued.
+  const res = await fetch(`${baseUrl()}/api/__test/expire-tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+  expect(res.status).toBe(200);
+  await page.waitForTimeout(1_100);
+
+  await context.setOffline(false);
+  await page.goto('/contact-requests');
+  await expect(contactRow(page, `Expired ${stamp}`).getByText(texts.waitingToSend)).toBeHidden({ timeout: 60_000 });
+  expect((await dbCounts(stamp)).contact).toEqual({ total: 1, distinct: 1 });
+});
