@@ -199,6 +199,13 @@ test('offline, an order is kept on the device, badged Waiting to send, and sent 
   test.setTimeout(90_000);
   await signInClient(page);
   await openToolPage(page, 'track-master');
+  // As an installed app: the service worker holds the app shell (it controls pages from the next load).
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await loadedTable(page, 'Track Master', 5);
   await context.setOffline(true);
   await page.getByRole('button', { name: 'New Request' }).click();
   const t = tool('track-master');

@@ -2,8 +2,8 @@ import { Box, Button, CloseButton, Drawer, Portal } from '@chakra-ui/react';
 import { Bell, LogOut, Upload } from 'lucide-react';
 import { iconSize, sidebarWidthPx } from '../theme.ts';
 import { BrandMark } from './brand-mark.tsx';
-import { navSections } from './nav-items.ts';
-import { NavActionRow, NavSections, NavSectionTitle } from './nav-list.tsx';
+import { myFilesItem, navSections } from './nav-items.ts';
+import { NavActionRow, NavLink, NavSections, NavSectionTitle } from './nav-list.tsx';
 
 export interface MobileDrawerProps {
   open: boolean;
@@ -42,6 +42,7 @@ export function MobileDrawer({ open, onOpenChange, isAdmin, onUploadFiles, onLog
               </Box>
               <Box as="section" aria-label="General Files">
                 <NavSectionTitle title="General Files" />
+                <NavLink item={myFilesItem} collapsed={false} onNavigate={close} />
                 <Box px="3" pt="1">
                   <Button colorPalette="brand" width="100%" onClick={closeThen(onUploadFiles)}>
                     <Upload size={iconSize} aria-hidden="true" />

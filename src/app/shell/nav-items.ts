@@ -7,6 +7,7 @@ import {
   LayoutDashboard,
   Radar,
   BellPlus,
+  FolderOpen,
   UserPlus,
   type LucideIcon,
 } from 'lucide-react';
@@ -36,6 +37,9 @@ const toolIcons: Record<ToolIcon, LucideIcon> = {
   landmark: Landmark,
   'arrow-left-right': ArrowLeftRight,
 };
+
+/** The General Files section's link, above its Upload Files button. */
+export const myFilesItem: NavItem = { label: 'My Files', to: '/files', icon: FolderOpen };
 
 /** Sidebar and drawer share this list, so the two layouts cannot drift apart. */
 export function navSections(isAdmin: boolean): NavSection[] {

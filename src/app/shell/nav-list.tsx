@@ -54,7 +54,7 @@ export function NavSectionTitle({ title, collapsed = false }: { title: string; c
   );
 }
 
-function NavLink({ item, collapsed, onNavigate }: { item: NavItem; collapsed: boolean; onNavigate?: () => void }) {
+export function NavLink({ item, collapsed, onNavigate }: { item: NavItem; collapsed: boolean; onNavigate?: () => void }) {
   const Icon = item.icon;
   return (
     <RailTooltip label={item.label} collapsed={collapsed}>

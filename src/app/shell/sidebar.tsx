@@ -2,8 +2,8 @@ import { Box, Button, IconButton } from '@chakra-ui/react';
 import { Upload } from 'lucide-react';
 import { iconSize, sidebarWidthPx } from '../theme.ts';
 import { BrandMark } from './brand-mark.tsx';
-import { navSections } from './nav-items.ts';
-import { NavSections, NavSectionTitle, RailTooltip } from './nav-list.tsx';
+import { myFilesItem, navSections } from './nav-items.ts';
+import { NavLink, NavSections, NavSectionTitle, RailTooltip } from './nav-list.tsx';
 
 /** Width of the collapsed rail: one 22px icon plus the row padding, centred. */
 export const collapsedSidebarWidthPx = 72;
@@ -42,6 +42,7 @@ export function Sidebar({ isAdmin, collapsed, onUploadFiles }: SidebarProps) {
       </Box>
       <Box as="section" aria-label="General Files">
         <NavSectionTitle title="General Files" collapsed={collapsed} />
+        <NavLink item={myFilesItem} collapsed={collapsed} />
         {collapsed ? (
           <RailTooltip label="Upload Files" collapsed>
             <IconButton aria-label="Upload Files" colorPalette="brand" width="100%" onClick={onUploadFiles}>
