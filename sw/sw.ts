@@ -1,4 +1,5 @@
 /// <reference lib="webworker" />
+import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
@@ -8,6 +9,9 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: str
 /** Cache of final files the user downloaded, so a report opens offline. API answers are never cached. */
 export const FINAL_FILES_CACHE = 'final-files';
 
+// Take control of the page on the very first visit, so offline navigation works without a reload first.
+// Updates still wait for the user's Reload (registerType 'prompt'): a waiting worker is never claimed early.
+clientsClaim();
 cleanupOutdatedCaches();
 precacheAndRoute(self.__WB_MANIFEST);
 

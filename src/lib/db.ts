@@ -7,7 +7,6 @@ import type {
   ProductRequest,
   Profile,
   RefundRequest,
-  StatusCounts,
   UserFile,
 } from '../../domain/schemas.ts';
 
@@ -87,6 +86,8 @@ export class PortalDb extends Dexie {
       outbox: '++seq, &id, status',
       meta: 'key',
     });
+    // Tables page through one tool's requests newest first without reading the rest.
+    this.version(2).stores({ requests: 'id, productRequestType, status, Created_Time, [productRequestType+Created_Time]' });
   }
 }
 
@@ -115,15 +116,4 @@ export async function deleteUserDb(uid: string): Promise<void> {
     current = null;
   }
   await Dexie.delete(dbName(uid));
-}
-
-export function countStatuses(requests: readonly Pick<ProductRequest, 'status'>[]): StatusCounts {
-  const counts: StatusCounts = { done: 0, inProgress: 0, pending: 0, waitingForActions: 0 };
-  for (const r of requests) {
-    if (r.status === 'Done') counts.done++;
-    else if (r.status === 'In Progress') counts.inProgress++;
-    else if (r.status === 'Pending') counts.pending++;
-    else if (r.status === 'Waiting for actions') counts.waitingForActions++;
-  }
-  return counts;
 }

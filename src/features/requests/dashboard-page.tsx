@@ -7,13 +7,12 @@ import { RequestsTable } from './requests-table.tsx';
 import { StatusCards } from './status-cards.tsx';
 import { ICON_SIZE } from './tool-icon.tsx';
 import { ToolsCarousel } from './tools-carousel.tsx';
-import { useRequests, useStatusCounts } from './use-requests.ts';
+import { useStatusCounts } from './use-requests.ts';
 
 /** The dashboard: welcome, status counts, the tools carousel and every request, all from the device replica. */
 export function DashboardPage() {
   const db = useReplica();
   const profile = useProfile();
-  const requests = useRequests();
   const counts = useStatusCounts();
   const [refreshing, setRefreshing] = useState(false);
 
@@ -42,7 +41,6 @@ export function DashboardPage() {
       <ToolsCarousel />
       <RequestsTable
         title="Tools requests"
-        requests={requests}
         showAmount
         actions={
           <IconButton aria-label="Refresh requests" variant="ghost" size="sm" loading={refreshing} onClick={() => void refresh()}>

@@ -11,7 +11,8 @@ import { useReplica } from '../../lib/replica.ts';
 import { IpDetailsDialog } from './ip-details-dialog.tsx';
 import { Popup } from './popup.tsx';
 import { ICON_SIZE } from './tool-icon.tsx';
-import { toolOf, useOnline } from './use-requests.ts';
+import { useOnline } from '../../lib/pwa.ts';
+import { toolOf } from './use-requests.ts';
 
 export function mapLink(visit: Visit): string | null {
   const lat = visit.ipDetails?.latitude;

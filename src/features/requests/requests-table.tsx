@@ -1,7 +1,8 @@
-import { Badge, Box, Card, HStack, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Card, HStack, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
 import { type ReactNode, useState } from 'react';
 import { formatDate, formatMoney } from '../../../domain/format.ts';
 import { texts } from '../../../domain/texts.ts';
+import type { ToolDefinition } from '../../../domain/tools.ts';
 import type { LocalRequest } from '../../lib/db.ts';
 import { useIsMobile } from '../../lib/ui-state.ts';
 import { LiveDetailsDialog } from './live-details-dialog.tsx';
@@ -10,12 +11,12 @@ import { RequestDetailsDialog } from './request-details-dialog.tsx';
 import { type RowAction, RowActionsMenu } from './row-actions-menu.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { ToolIcon } from './tool-icon.tsx';
-import { toolOf } from './use-requests.ts';
+import { PAGE_SIZE, toolOf, useRequestPage } from './use-requests.ts';
 
 export interface RequestsTableProps {
   title: string;
-  /** Undefined while the device replica answers. */
-  requests: LocalRequest[] | undefined;
+  /** Narrows the table to one tool's requests. */
+  tool?: ToolDefinition;
   emptyText?: string;
   showAmount?: boolean;
   /** Extra controls beside the title (the dashboard's refresh button). */
@@ -23,8 +24,11 @@ export interface RequestsTableProps {
 }
 
 /** A requests table: tool, order date (hidden on phones), status, optional amount, actions. */
-export function RequestsTable({ title, requests, emptyText = texts.nothingFound, showAmount = false, actions }: RequestsTableProps) {
+export function RequestsTable({ title, tool: only, emptyText = texts.nothingFound, showAmount = false, actions }: RequestsTableProps) {
   const isMobile = useIsMobile();
+  const [page, setPage] = useState(0);
+  const data = useRequestPage(only, page);
+  const requests = data?.rows;
   const [open, setOpen] = useState<{ action: RowAction; request: LocalRequest } | null>(null);
   const close = () => setOpen(null);
   const pick = (action: RowAction) => (open?.action === action ? open.request : null);
@@ -104,10 +108,33 @@ export function RequestsTable({ title, requests, emptyText = texts.nothingFound,
             </Table.Root>
           </Table.ScrollArea>
         )}
+        {data && data.total > PAGE_SIZE && <Pager page={page} total={data.total} onPage={setPage} />}
       </Card.Body>
       <RequestDetailsDialog request={pick('details')} onClose={close} />
       <RefundDialog request={pick('refund')} onClose={close} />
       <LiveDetailsDialog request={pick('live')} onClose={close} />
     </Card.Root>
+  );
+}
+
+/** Previous / next through pages of PAGE_SIZE rows, with the range shown. */
+function Pager({ page, total, onPage }: { page: number; total: number; onPage(page: number): void }) {
+  const last = Math.ceil(total / PAGE_SIZE) - 1;
+  const from = page * PAGE_SIZE + 1;
+  const to = Math.min(total, (page + 1) * PAGE_SIZE);
+  return (
+    <HStack justify="space-between" pt="3" gap="3" as="nav" aria-label="Pages">
+      <Text color="fg.muted" fontSize="sm">
+        {from}–{to} of {total.toLocaleString('en-US')}
+      </Text>
+      <HStack gap="2">
+        <Button size="sm" variant="outline" disabled={page === 0} onClick={() => onPage(page - 1)}>
+          Previous
+        </Button>
+        <Button size="sm" variant="outline" disabled={page >= last} onClick={() => onPage(page + 1)}>
+          Next
+        </Button>
+      </HStack>
+    </HStack>
   );
 }

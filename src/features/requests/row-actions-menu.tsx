@@ -6,7 +6,8 @@ import { texts } from '../../../domain/texts.ts';
 import { ApiError, NetworkError, apiGet } from '../../lib/api.ts';
 import type { LocalRequest } from '../../lib/db.ts';
 import { ICON_SIZE } from './tool-icon.tsx';
-import { toolOf, useOnline } from './use-requests.ts';
+import { useOnline } from '../../lib/pwa.ts';
+import { toolOf } from './use-requests.ts';
 
 export type RowAction = 'details' | 'refund' | 'live';
 

@@ -12,7 +12,7 @@ import type { PurchaseDraft, SubmitOutcome } from './purchase.machine.ts';
 import { toSubmission } from './purchase-values.ts';
 import { RequestsTable } from './requests-table.tsx';
 import { ICON_SIZE, ToolIcon } from './tool-icon.tsx';
-import { useOnline, useRequests } from './use-requests.ts';
+import { useOnline } from '../../lib/pwa.ts';
 
 /** Spec: after a purchase, back to the dashboard in 3 s, or 4 s when files were attached. */
 export const REDIRECT_MS = 3000;
@@ -54,7 +54,6 @@ function ExplainerVideo({ tool }: { tool: ToolDefinition }) {
 function ToolView({ tool }: { tool: ToolDefinition }) {
   const db = useReplica();
   const profile = useProfile();
-  const requests = useRequests(tool);
   const navigate = useNavigate();
   const [ordering, setOrdering] = useState(false);
   const redirect = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -124,7 +123,7 @@ function ToolView({ tool }: { tool: ToolDefinition }) {
           </Stack>
         </Card.Body>
       </Card.Root>
-      <RequestsTable title={tool.header} requests={requests} emptyText={texts.noToolRequests} />
+      <RequestsTable title={tool.header} tool={tool} emptyText={texts.noToolRequests} />
       {ordering && isClient && <PurchaseDialog tool={tool} onClose={() => setOrdering(false)} submit={submit} onSubmitted={onSubmitted} />}
     </Stack>
   );

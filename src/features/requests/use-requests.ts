@@ -1,8 +1,8 @@
+import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useSyncExternalStore } from 'react';
 import type { StatusCounts } from '../../../domain/schemas.ts';
 import { type ToolDefinition, toolByBackendName } from '../../../domain/tools.ts';
-import { type LocalRequest, countStatuses } from '../../lib/db.ts';
+import type { LocalRequest } from '../../lib/db.ts';
 import { useReplica } from '../../lib/replica.ts';
 
 declare module '@tanstack/react-router' {
@@ -12,43 +12,43 @@ declare module '@tanstack/react-router' {
   }
 }
 
-function byNewest(a: { Created_Time: string }, b: { Created_Time: string }): number {
-  return b.Created_Time.localeCompare(a.Created_Time);
+export const PAGE_SIZE = 50;
+
+export interface RequestPage {
+  rows: LocalRequest[];
+  total: number;
 }
 
 /**
- * The user's requests from the device replica, newest first; `tool` narrows to one tool.
+ * One page of the user's requests from the device replica, newest first; `tool` narrows to one tool.
+ * Index-backed, so a replica of 10,000 requests reads and renders 50 rows, not all of them.
  * Undefined while Dexie answers, so a screen can tell "loading" from "none".
  */
-export function useRequests(tool?: ToolDefinition): LocalRequest[] | undefined {
+export function useRequestPage(tool: ToolDefinition | undefined, page: number): RequestPage | undefined {
   const db = useReplica();
   const type = tool?.ToolNameBackend;
   return useLiveQuery(async () => {
-    const rows = type ? await db.requests.where('productRequestType').equals(type).toArray() : await db.requests.toArray();
-    return rows.sort(byNewest);
-  }, [db, type]);
+    const newest = type
+      ? db.requests.where('[productRequestType+Created_Time]').between([type, Dexie.minKey], [type, Dexie.maxKey]).reverse()
+      : db.requests.orderBy('Created_Time').reverse();
+    const [rows, total] = await Promise.all([
+      newest.offset(page * PAGE_SIZE).limit(PAGE_SIZE).toArray(),
+      type ? db.requests.where('productRequestType').equals(type).count() : db.requests.count(),
+    ]);
+    return { rows, total };
+  }, [db, type, page]);
 }
 
-/** Counted on the device rather than fetched, so the cards agree with the tables, offline too. */
+/** Counted on the device rather than fetched, so the cards agree with the tables, offline too; index-only counts. */
 export function useStatusCounts(): StatusCounts | undefined {
   const db = useReplica();
-  return useLiveQuery(async () => countStatuses(await db.requests.toArray()), [db]);
+  return useLiveQuery(async () => {
+    const count = (status: LocalRequest['status']) => db.requests.where('status').equals(status).count();
+    const [done, inProgress, pending, waitingForActions] = await Promise.all([count('Done'), count('In Progress'), count('Pending'), count('Waiting for actions')]);
+    return { done, inProgress, pending, waitingForActions };
+  }, [db]);
 }
 
 export function toolOf(request: Pick<LocalRequest, 'productRequestType'>): ToolDefinition | undefined {
   return toolByBackendName(request.productRequestType);
-}
-
-function subscribeOnline(listener: () => void): () => void {
-  window.addEventListener('online', listener);
-  window.addEventListener('offline', listener);
-  return () => {
-    window.removeEventListener('online', listener);
-    window.removeEventListener('offline', listener);
-  };
-}
-
-/** navigator.onLine, kept current by the online/offline events. */
-export function useOnline(): boolean {
-  return useSyncExternalStore(subscribeOnline, () => navigator.onLine, () => true);
 }
