@@ -92,6 +92,8 @@ export const ProductRequest = z.object({
   requestDetails: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
   attachments: z.array(z.object({ id: z.string(), field: z.string(), name: z.string() })),
   updatedAt: z.string(),
+  /** The command that created it, when it came through the outbox (see the sync's retiring of optimistic rows). */
+  commandId: z.string().optional(),
 });
 export type ProductRequest = z.infer<typeof ProductRequest>;
 
@@ -106,7 +108,7 @@ export type StatusCounts = z.infer<typeof StatusCounts>;
 export const NotificationItem = z.object({ id: z.string(), message: z.string(), createdAt: z.string(), userId: z.string().nullable() });
 export type NotificationItem = z.infer<typeof NotificationItem>;
 
-export const ContactRequest = z.object({ id: z.string(), subject: z.string(), message: z.string(), createdAt: z.string() });
+export const ContactRequest = z.object({ id: z.string(), subject: z.string(), message: z.string(), createdAt: z.string(), commandId: z.string().optional() });
 export type ContactRequest = z.infer<typeof ContactRequest>;
 
 export const RefundRequest = z.object({
@@ -116,6 +118,7 @@ export const RefundRequest = z.object({
   refundRequestType: RefundType,
   reason: z.string(),
   createdAt: z.string(),
+  commandId: z.string().optional(),
 });
 export type RefundRequest = z.infer<typeof RefundRequest>;
 

@@ -10,7 +10,7 @@ export function toNotification(row: typeof notifications.$inferSelect): Notifica
 }
 
 export function toContactRequest(row: typeof contactRequests.$inferSelect): ContactRequest {
-  return { id: row.id, subject: row.subject, message: row.message, createdAt: iso(row.createdAt) };
+  return { id: row.id, subject: row.subject, message: row.message, createdAt: iso(row.createdAt), ...(row.clientKey ? { commandId: row.clientKey } : {}) };
 }
 
 export function toUserFile(row: typeof files.$inferSelect): UserFile {

@@ -15,6 +15,7 @@ const request = (over: Partial<typeof productRequests.$inferSelect> = {}): typeo
   requestDetails: { BANK_DISPUTE_amountLost: 12 },
   attachments: [{ id: 'f1', field: 'bankStatement', name: 'a.pdf', extra: 'dropped' }],
   finalFileId: null,
+  clientKey: null,
   createdAt: '2026-03-01 10:00:00+00',
   updatedAt: '2026-03-02 10:00:00+00',
   seq: 1,

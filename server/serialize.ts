@@ -49,6 +49,7 @@ export function toRequest(row: RequestRow): ProductRequest {
     requestDetails: (row.requestDetails ?? {}) as ProductRequest['requestDetails'],
     attachments: ((row.attachments ?? []) as ProductRequest['attachments']).map((a) => ({ id: a.id, field: a.field, name: a.name })),
     updatedAt: iso(row.updatedAt),
+    ...(row.clientKey ? { commandId: row.clientKey } : {}),
   };
 }
 
@@ -75,6 +76,7 @@ export function toRefund(row: RefundRow): RefundRequest {
     refundRequestType: row.refundRequestType as RefundRequest['refundRequestType'],
     reason: row.reason,
     createdAt: iso(row.createdAt),
+    ...(row.clientKey ? { commandId: row.clientKey } : {}),
   };
 }
 

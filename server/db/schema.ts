@@ -39,6 +39,8 @@ export const productRequests = pgTable(
     paid: doublePrecision('paid').notNull().default(0),
     requestDetails: jsonb('request_details').notNull().default(sql`'{}'::jsonb`),
     attachments: jsonb('attachments').notNull().default(sql`'[]'::jsonb`),
+    /** The Idempotency-Key (the client's command id) that created this row: lets a pull retire the optimistic copy. */
+    clientKey: text('client_key'),
     finalFileId: uuid('final_file_id'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
@@ -93,6 +95,8 @@ export const refunds = pgTable(
     tool: text('tool').notNull(),
     refundRequestType: text('refund_request_type').notNull(),
     reason: text('reason').notNull(),
+    /** The Idempotency-Key (the client's command id) that created this row: lets a pull retire the optimistic copy. */
+    clientKey: text('client_key'),
     createdAt: createdAt(),
     seq: seq(),
   },
@@ -119,6 +123,8 @@ export const contactRequests = pgTable(
     userId: text('user_id').notNull().references(() => users.uid),
     subject: text('subject').notNull(),
     message: text('message').notNull(),
+    /** The Idempotency-Key (the client's command id) that created this row: lets a pull retire the optimistic copy. */
+    clientKey: text('client_key'),
     createdAt: createdAt(),
     seq: seq(),
   },

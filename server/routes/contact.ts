@@ -20,7 +20,7 @@ export async function contactRoutes(app: FastifyInstance, ctx: AppContext) {
     { ...auth, schema: { tags: ['contact'], body: ContactBody, response: { 201: envelope(ContactRequest) } } },
     async (request, reply) => {
       const { subject, message } = request.body.contactRequest;
-      const [row] = await ctx.db.insert(contactRequests).values({ userId: request.user!.uid, subject, message }).returning();
+      const [row] = await ctx.db.insert(contactRequests).values({ userId: request.user!.uid, subject, message, clientKey: request.idempotencyClaim?.key ?? null }).returning();
       await ctx.events.poke(row.userId);
       return reply.status(201).send({ data: toContactRequest(row) });
     },

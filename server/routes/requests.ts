@@ -170,7 +170,7 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
       }
       const [refund] = await ctx.db
         .insert(refunds)
-        .values({ userId: uid, requestId: row.id, tool: tool.ToolNameBackend, refundRequestType, reason })
+        .values({ userId: uid, requestId: row.id, tool: tool.ToolNameBackend, refundRequestType, reason, clientKey: request.idempotencyClaim?.key ?? null })
         .returning();
       await ctx.events.poke(uid);
       return reply.status(201).send({ data: toRefund(refund) });

@@ -151,6 +151,7 @@ export async function toolRoutes(app: FastifyInstance, ctx: AppContext) {
                 status: 'Pending',
                 requestDetails,
                 attachments: written.map((w) => ({ id: w.id, field: w.field, name: w.name })),
+                clientKey: request.idempotencyClaim?.key ?? null,
               })
               .returning();
             if (written.length > 0) {

@@ -11,6 +11,8 @@ interface PwaState {
 let state: PwaState = { updateReady: false, canInstall: false, registered: false };
 const listeners = new Set<() => void>();
 let workbox: Workbox | null = null;
+/** Set when the user pressed Reload: the next change of controller reloads the page. */
+let reloadRequested = false;
 let installEvent: (Event & { prompt(): Promise<void>; userChoice: Promise<{ outcome: string }> }) | null = null;
 
 function set(patch: Partial<PwaState>) {
@@ -36,8 +38,10 @@ export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
   workbox = new Workbox('/sw.js', { scope: '/' });
   workbox.addEventListener('waiting', () => set({ updateReady: true }));
+  // workbox-window marks `isUpdate` only when the page had a controller at registration, which a page
+  // opened on the very first visit never has: rely on the user's request too, or Reload would do nothing.
   workbox.addEventListener('controlling', (event) => {
-    if (event.isUpdate) window.location.reload();
+    if (event.isUpdate || reloadRequested) window.location.reload();
   });
   void workbox.register().then(() => set({ registered: true }));
   window.addEventListener('beforeinstallprompt', (event) => {
@@ -54,7 +58,10 @@ export function registerServiceWorker(): void {
 /** Reload into the new version: the waiting worker takes over, then `controlling` reloads the page. */
 export function applyUpdate(): void {
   if (!workbox) return window.location.reload();
+  reloadRequested = true;
   workbox.messageSkipWaiting();
+  // Should the controller change go unnoticed, still bring the new version.
+  setTimeout(() => window.location.reload(), 5_000);
 }
 
 export async function promptInstall(): Promise<void> {

@@ -81,4 +81,24 @@ describe('pull', () => {
     await pull(db, async () => ({ ...empty('4'), profile: profile(false) }));
     expect((await db.profile.get('u1'))?.filledInitialForm).toBe(false);
   });
+
+  it('retires an optimistic row and its command once the server row created by that command arrives', async () => {
+    await db.contactRequests.add({ id: 'cmd-9', subject: 's', message: 'm', createdAt: '2026-01-01T00:00:00Z', pending: true, commandId: 'cmd-9' });
+    await db.outbox.add({
+      id: 'cmd-9',
+      kind: 'contact',
+      label: 's',
+      method: 'POST',
+      path: '/contact',
+      status: 'sending',
+      attempts: 1,
+      nextAttemptAt: 0,
+      createdAt: 0,
+      target: { table: 'contactRequests', id: 'cmd-9' },
+    });
+    await db.contactRequests.add({ id: 'other', subject: 'o', message: 'm', createdAt: '2026-01-01T00:00:00Z', pending: true, commandId: 'other' });
+    await pull(db, async () => ({ ...empty('7'), contactRequests: [{ id: 'srv-9', subject: 's', message: 'm', createdAt: '2026-01-01T00:00:01Z', commandId: 'cmd-9' }] }));
+    expect((await db.contactRequests.toArray()).map((r) => r.id).sort()).toEqual(['other', 'srv-9']);
+    expect(await db.outbox.count()).toBe(0);
+  });
 });

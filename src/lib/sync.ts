@@ -36,9 +36,22 @@ export async function applyPage(db: PortalDb, page: SyncPage): Promise<void> {
     if (page.notifications.length) await db.notifications.bulkPut(page.notifications);
     if (page.contactRequests.length) await db.contactRequests.bulkPut(page.contactRequests);
     if (page.files.length) await db.files.bulkPut(page.files);
+    await retireConfirmedCommands(db, [...page.requests, ...page.refunds, ...page.contactRequests]);
     await db.meta.put({ key: CURSOR_KEY, value: page.cursor });
     await db.meta.put({ key: LAST_SYNC_KEY, value: Date.now() });
   });
+}
+
+/**
+ * A row the server created from one of our commands (its answer may have been lost on the way) replaces
+ * the optimistic copy at once, and the command is done: no duplicate on screen, no needless resend.
+ * Optimistic rows have the command id as their id.
+ */
+async function retireConfirmedCommands(db: PortalDb, rows: { id: string; commandId?: string }[]): Promise<void> {
+  const confirmed = rows.map((r) => r.commandId).filter((id): id is string => !!id && !rows.some((r) => r.id === id));
+  if (confirmed.length === 0) return;
+  await Promise.all([db.requests.bulkDelete(confirmed), db.refunds.bulkDelete(confirmed), db.contactRequests.bulkDelete(confirmed)]);
+  await db.outbox.where('id').anyOf(confirmed).delete();
 }
 
 /** An initial form filled offline stays filled on screen until its command reaches the server. */
