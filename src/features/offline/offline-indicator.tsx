@@ -14,9 +14,11 @@ export function OfflineIndicator() {
   const online = useOnline();
   const { canInstall } = usePwa();
   const db = useReplica();
-  const commands = useLiveQuery(() => db.outbox.orderBy('seq').toArray(), [db]) ?? [];
-  const failed = commands.filter((c) => c.status === 'failed').length;
   const [open, setOpen] = useState(false);
+  // Counts only (index reads): with a thousand queued commands the toolbar must not reread them all on each send.
+  const queued = useLiveQuery(() => db.outbox.count(), [db]) ?? 0;
+  const failed = useLiveQuery(() => db.outbox.where('status').equals('failed').count(), [db]) ?? 0;
+  const commands = useLiveQuery(() => (open ? db.outbox.orderBy('seq').toArray() : []), [db, open]) ?? [];
 
   return (
     <HStack gap="1">
@@ -31,9 +33,9 @@ export function OfflineIndicator() {
           <Download size={22} />
         </IconButton>
       )}
-      {commands.length > 0 && (
+      {queued > 0 && (
         <Box position="relative">
-          <IconButton variant="ghost" borderRadius="full" aria-label={`Outbox: ${commands.length} waiting to send`} onClick={() => setOpen(true)}>
+          <IconButton variant="ghost" borderRadius="full" aria-label={`Outbox: ${queued} waiting to send`} onClick={() => setOpen(true)}>
             <Inbox size={22} />
           </IconButton>
           <Badge
@@ -46,7 +48,7 @@ export function OfflineIndicator() {
             borderRadius="full"
             pointerEvents="none"
           >
-            {commands.length}
+            {queued}
           </Badge>
         </Box>
       )}
