@@ -2,12 +2,10 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { CacheFirst } from 'workbox-strategies';
+
+import { FINAL_FILES_CACHE, finalFileCacheKey } from '../domain/downloads.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
-
-/** Cache of final files the user downloaded, so a report opens offline. API answers are never cached. */
-export const FINAL_FILES_CACHE = 'final-files';
 
 // Take control of the page on the very first visit, so offline navigation works without a reload first.
 // Updates still wait for the user's Reload (registerType 'prompt'): a waiting worker is never claimed early.
@@ -18,8 +16,20 @@ precacheAndRoute(self.__WB_MANIFEST);
 // Every route of the app opens from the precached shell when offline; /api is never served from here.
 registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [/^\/api\//] }));
 
-// Signed download links are unique per file and immutable: the first download is kept for offline use.
-registerRoute(({ url, request }) => request.method === 'GET' && url.pathname.startsWith('/api/download/'), new CacheFirst({ cacheName: FINAL_FILES_CACHE }));
+// Final files the user downloaded are kept (by file, not by the expiring link), so a report opens offline.
+// No other API answer is cached: data lives in the page's replica.
+registerRoute(
+  ({ url, request }) => request.method === 'GET' && url.pathname.startsWith('/api/download/'),
+  async ({ request, url }) => {
+    const key = finalFileCacheKey(url.pathname);
+    const cache = await caches.open(FINAL_FILES_CACHE);
+    const saved = key ? await cache.match(key) : undefined;
+    if (saved) return saved;
+    const response = await fetch(request);
+    if (key && response.ok) await cache.put(key, response.clone());
+    return response;
+  },
+);
 
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { Workbox } from 'workbox-window';
+import { FINAL_FILES_CACHE, finalFileCacheKey } from '../../domain/downloads.ts';
 
 /** The one wrapper around workbox-window and the browser's install/storage APIs. */
 interface PwaState {
@@ -87,6 +88,13 @@ export async function requestBackgroundSync(): Promise<void> {
   } catch {
     // Not supported or not allowed: the online/visible/timer triggers still run the sender.
   }
+}
+
+/** Whether the service worker keeps a copy of the file behind this download link (it then opens offline). */
+export async function hasSavedCopy(link: string): Promise<boolean> {
+  const key = finalFileCacheKey(link);
+  if (!key || typeof caches === 'undefined') return false;
+  return !!(await (await caches.open(FINAL_FILES_CACHE)).match(key));
 }
 
 /** Online status as a hook, for indicators and for online-only actions. */

@@ -170,3 +170,29 @@ test('a command queued with a token that has expired by the time it is sent stil
   await expectSent(page, `Expired ${stamp}`);
   expect((await dbCounts(stamp)).contact).toEqual({ total: 1, distinct: 1 });
 });
+
+test('a final file downloaded online opens offline from the device', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  await signIn(page, DEMO.client.email, DEMO.client.password);
+  await waitForServiceWorker(page);
+  const openDownloadItem = async () => {
+    await page.goto('/tool/track-master');
+    const done = page.getByRole('table', { name: 'Track Master' }).locator('tbody tr[data-status="Done"]').first();
+    await done.getByRole('button', { name: 'Actions' }).click();
+    const item = page.getByRole('menuitem', { name: 'Download File' });
+    await expect(item).toHaveAttribute('href', /\/api\/download\//, { timeout: 15_000 });
+    return item;
+  };
+  const online = page.waitForEvent('download');
+  await (await openDownloadItem()).click();
+  expect(await (await online).failure()).toBeNull();
+  await expect.poll(() => page.evaluate(async () => (await (await caches.open('final-files')).keys()).length)).toBeGreaterThan(0);
+
+  await goOffline(context, page);
+  await page.reload();
+  const offline = page.waitForEvent('download');
+  await (await openDownloadItem()).click();
+  const file = await offline;
+  expect(await file.failure()).toBeNull();
+  expect(file.suggestedFilename()).toBe('Track Master final report.pdf');
+});

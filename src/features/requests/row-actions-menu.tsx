@@ -4,9 +4,10 @@ import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { z } from 'zod';
 import { texts } from '../../../domain/texts.ts';
 import { ApiError, NetworkError, apiGet } from '../../lib/api.ts';
-import type { LocalRequest } from '../../lib/db.ts';
+import type { LocalRequest, PortalDb } from '../../lib/db.ts';
+import { useReplica } from '../../lib/replica.ts';
 import { ICON_SIZE } from './tool-icon.tsx';
-import { useOnline } from '../../lib/pwa.ts';
+import { hasSavedCopy, useOnline } from '../../lib/pwa.ts';
 import { toolOf } from './use-requests.ts';
 
 export type RowAction = 'details' | 'refund' | 'live';
@@ -21,21 +22,40 @@ type LinkState =
 /** Signed links live 15 minutes on the server; refresh a little earlier so a click never gets an expired one. */
 const LINK_FRESH_MS = 10 * 60 * 1000;
 
+const linkKey = (requestId: string) => `finalFileLink:${requestId}`;
+
+/** The last link of a request whose file the service worker saved: offline, it still opens that copy. */
+async function savedLink(db: PortalDb, requestId: string): Promise<string | null> {
+  const link = (await db.meta.get(linkKey(requestId)))?.value;
+  return typeof link === 'string' && (await hasSavedCopy(link)) ? link : null;
+}
+
 /**
  * The final-file link of a Done request, fetched when the row is Done (and again when it has gone
- * stale). Online only: the answer is a short-lived signed link, not something to keep.
+ * stale). Online, a fresh short-lived signed link; offline, the copy downloaded earlier, if any.
  */
 function useFileLink(request: LocalRequest, online: boolean) {
+  const db = useReplica();
   const [state, setState] = useState<LinkState>({ kind: 'idle' });
   const toolId = toolOf(request)?.id;
   const wanted = request.status === 'Done' && !request.pending && !!toolId;
 
   const load = useCallback(() => {
-    if (!wanted || !online) return () => undefined;
+    if (!wanted) return () => undefined;
     let cancelled = false;
+    if (!online) {
+      void savedLink(db, request.id).then((link) => !cancelled && setState(link ? { kind: 'ready', link, fetchedAt: Date.now() } : { kind: 'idle' }));
+      return () => {
+        cancelled = true;
+      };
+    }
     setState((s) => (s.kind === 'ready' ? s : { kind: 'loading' }));
     apiGet(`/${toolId}/${request.id}/file`, z.string())
-      .then((link) => !cancelled && setState({ kind: 'ready', link, fetchedAt: Date.now() }))
+      .then((link) => {
+        if (cancelled) return;
+        setState({ kind: 'ready', link, fetchedAt: Date.now() });
+        void db.meta.put({ key: linkKey(request.id), value: link });
+      })
       .catch((err: unknown) => {
         if (cancelled) return;
         if (err instanceof ApiError && err.code === 'NOT_FULLY_PAID') setState({ kind: 'unpaid' });
@@ -46,7 +66,7 @@ function useFileLink(request: LocalRequest, online: boolean) {
       cancelled = true;
     };
     // paid/leftToPay are in the deps so a payment arriving through sync fetches the link again.
-  }, [wanted, online, toolId, request.id]);
+  }, [wanted, online, toolId, request.id, db]);
 
   useEffect(load, [load, request.paid, request.leftToPay]);
 
