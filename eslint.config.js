@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-/** Import zones (ARCHITECTURE.md): domain ← src/lib ← src/features ← src/routes and src/app; sw/ and server/ use domain only. */
+/** Import zones (ARCHITECTURE.md): domain ← src/lib ← src/components ← src/features ← src/routes and src/app; sw/ and server/ use domain only. */
 const zone = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
 
 export default tseslint.config(
@@ -20,7 +20,8 @@ export default tseslint.config(
     },
   },
   zone(['domain/**'], [{ group: ['**/src/**', '**/server/**', '**/sw/**', 'react', 'dexie', 'firebase*', 'fastify*'], message: 'domain/ imports nothing of src/, sw/ or server/.' }]),
-  zone(['src/lib/**'], [{ group: ['**/features/**', '**/routes/**', '**/app/**'], message: 'src/lib must not import features, routes or app.' }]),
+  zone(['src/lib/**'], [{ group: ['**/features/**', '**/routes/**', '**/app/**', '**/components/**'], message: 'src/lib must not import components, features, routes or app.' }]),
+  zone(['src/components/**'], [{ group: ['**/features/**', '**/routes/**', '**/app/**'], message: 'Shared components must not import features, routes or app.' }]),
   zone(['src/features/**'], [
     { group: ['**/routes/**', '**/app/**'], message: 'Features must not import routes or app.' },
     // From src/features/<x>/file, "../<y>/…" is another feature.

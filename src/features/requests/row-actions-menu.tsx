@@ -6,6 +6,8 @@ import { texts } from '../../../domain/texts.ts';
 import { ApiError, NetworkError, apiGet } from '../../lib/api.ts';
 import type { LocalRequest, PortalDb } from '../../lib/db.ts';
 import { useReplica } from '../../lib/replica.ts';
+import { dispositionName, saveBlob } from '../../lib/save-file.ts';
+import { showMessage } from '../../lib/ui-state.ts';
 import { ICON_SIZE } from './tool-icon.tsx';
 import { hasSavedCopy, useOnline } from '../../lib/pwa.ts';
 import { toolOf } from './use-requests.ts';
@@ -94,6 +96,20 @@ function WithTooltip({ text, children }: { text: string | null; children: ReactN
   );
 }
 
+/**
+ * Fetched from the page rather than followed as a link: a fetch always passes through the service
+ * worker, which keeps the file, so the same menu item opens the saved copy offline.
+ */
+async function saveFinalFile(link: string): Promise<void> {
+  try {
+    const res = await fetch(link);
+    if (!res.ok) throw new Error(String(res.status));
+    saveBlob(await res.blob(), dispositionName(res.headers.get('content-disposition'), 'final-report.pdf'));
+  } catch {
+    showMessage(navigator.onLine ? texts.somethingWentWrong : texts.needsConnection, 'error');
+  }
+}
+
 /** The row's action menu; what it offers depends on the status (spec section 4). */
 export function RowActionsMenu({ request, onAction }: { request: LocalRequest; onAction(action: RowAction): void }) {
   const online = useOnline();
@@ -146,7 +162,14 @@ export function RowActionsMenu({ request, onAction }: { request: LocalRequest; o
             {isDone &&
               (link.kind === 'ready' ? (
                 <Menu.Item value="download" asChild>
-                  <a href={link.link} download>
+                  <a
+                    href={link.link}
+                    download
+                    onClick={(event) => {
+                      event.preventDefault();
+                      void saveFinalFile(link.link);
+                    }}
+                  >
                     {downloadIcon}
                     Download File
                   </a>
