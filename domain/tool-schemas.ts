@@ -6,11 +6,13 @@ export const NUMBER_MAX = 1_000_000_000_000;
 
 function fieldSchema(field: ToolField, source: 'json' | 'multipart'): z.ZodType | null {
   const required = `${field.backendHeader} is required`;
+  // A missing value and a value of the wrong type are different mistakes; say which.
+  const textError = (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? required : `${field.backendHeader} must be text`);
   switch (field.type) {
     case 'text':
-      return z.string({ error: required }).trim().min(1, required).max(TEXT_MAX, `${field.backendHeader} must be at most ${TEXT_MAX} characters`);
+      return z.string({ error: textError }).trim().min(1, required).max(TEXT_MAX, `${field.backendHeader} must be at most ${TEXT_MAX} characters`);
     case 'bigtext':
-      return z.string({ error: required }).trim().min(1, required).max(BIGTEXT_MAX, `${field.backendHeader} must be at most ${BIGTEXT_MAX} characters`);
+      return z.string({ error: textError }).trim().min(1, required).max(BIGTEXT_MAX, `${field.backendHeader} must be at most ${BIGTEXT_MAX} characters`);
     case 'select':
       return z.enum(field.options as [string, ...string[]], {
         error: `${field.backendHeader} must be one of: ${(field.options ?? []).join(', ')}`,
