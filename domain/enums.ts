@@ -24,7 +24,6 @@ export const fraudTypeLabel: Record<(typeof fraudTypes)[number], string> = {
   ELSE: 'Else',
 };
 
-export const paymentMethods = ['CARD', 'WIRE', 'CRYPTO', 'ELSE'] as const;
 export const refundTypes = ['PARTIAL', 'FULL'] as const;
 export const RefundType = z.enum(refundTypes);
 export const refundTypeLabel = { PARTIAL: 'Partial refund', FULL: 'Full refund' } as const;

@@ -142,7 +142,6 @@ export type ToolId = Tool['id'];
 export type ToolNameBackend = Tool['ToolNameBackend'];
 
 export const toolIds = tools.map((t) => t.id) as [ToolId, ...ToolId[]];
-export const ToolIdSchema = z.enum(toolIds);
 export const toolNamesBackend = tools.map((t) => t.ToolNameBackend) as [ToolNameBackend, ...ToolNameBackend[]];
 export const ToolNameBackendSchema = z.enum(toolNamesBackend);
 

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -40,6 +41,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   app.setErrorHandler(errorHandler(app));
 
   await app.register(helmet, { contentSecurityPolicy: { directives: cspDirectives(ctx) } });
+  // Brotli/gzip for the app's code and the API's JSON: on a slow mobile link, bytes are the first cost.
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(rateLimit, { global: false });
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
@@ -150,7 +153,7 @@ async function serveApp(app: FastifyInstance, ctx: AppContext) {
 export function injectClientConfig(indexHtml: string, ctx: AppContext): string {
   const clientConfig = {
     projectId: ctx.config.FIREBASE_PROJECT_ID,
-    apiKey: process.env.FIREBASE_WEB_API_KEY ?? 'emulator-key',
+    apiKey: ctx.config.FIREBASE_WEB_API_KEY,
     authDomain: `${ctx.config.FIREBASE_PROJECT_ID}.firebaseapp.com`,
     authEmulatorHost: ctx.config.FIREBASE_AUTH_EMULATOR_HOST ?? null,
   };

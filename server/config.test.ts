@@ -6,9 +6,15 @@ const production = {
   FIREBASE_PROJECT_ID: 'acme-portal',
   DOWNLOAD_SECRET: 'a-long-enough-download-secret',
   DATABASE_URL: 'postgres://portal@db.internal/portal',
+  FIREBASE_WEB_API_KEY: 'AIza-real-project-key',
 };
 
 describe('loadConfig', () => {
+  it('refuses production without the project\'s Firebase web API key', () => {
+    const { FIREBASE_WEB_API_KEY: _key, ...withoutKey } = production;
+    expect(() => loadConfig(withoutKey)).toThrow(/FIREBASE_WEB_API_KEY/);
+  });
+
   it('accepts a complete production configuration', () => {
     const cfg = loadConfig(production);
     expect(cfg.NODE_ENV).toBe('production');

@@ -12,6 +12,8 @@ const Env = z
     STATIC_DIR: z.string().default('dist'),
     FIREBASE_PROJECT_ID: z.string().min(1).default('demo-portal'),
     FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
+    /** The Firebase web API key the browser SDK and the set-password email call use; any value works with the emulator. */
+    FIREBASE_WEB_API_KEY: z.string().min(1).default('emulator-key'),
     /** Secret for signed download links; derived from the project id in development. */
     DOWNLOAD_SECRET: z.string().min(16).optional(),
     UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
@@ -25,6 +27,9 @@ const Env = z
     if (env.NODE_ENV !== 'production') return;
     if (env.FIREBASE_AUTH_EMULATOR_HOST) {
       ctx.addIssue({ code: 'custom', path: ['FIREBASE_AUTH_EMULATOR_HOST'], message: 'emulator settings are not allowed in production' });
+    }
+    if (env.FIREBASE_WEB_API_KEY === 'emulator-key') {
+      ctx.addIssue({ code: 'custom', path: ['FIREBASE_WEB_API_KEY'], message: 'the Firebase web API key of the project is required in production' });
     }
     if (env.FIREBASE_PROJECT_ID.startsWith('demo-')) {
       ctx.addIssue({ code: 'custom', path: ['FIREBASE_PROJECT_ID'], message: 'a demo- project is emulator-only and not allowed in production' });

@@ -9,7 +9,6 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string) => new HttpError(400, 'BAD_REQUEST', message);
 export const unauthorized = (message = 'Missing or invalid identity token') => new HttpError(401, 'UNAUTHORIZED', message);
 export const forbidden = (message = 'Admins only') => new HttpError(403, 'FORBIDDEN', message);
 export const notFound = (message = 'Not found') => new HttpError(404, 'NOT_FOUND', message);

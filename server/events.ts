@@ -20,8 +20,11 @@ export async function createEvents(database: Database): Promise<Events> {
     for (const set of targets) for (const fn of set) fn();
   });
   return {
+    // Never fails the request that changed the data: the change is committed, and a missed poke only
+    // delays a pull (clients also pull on start, reconnect and refresh). Failing here would turn a
+    // committed write into a 5xx, which frees its idempotency key and invites a duplicate.
     async poke(userId) {
-      await database.notify(CHANNEL, userId ?? EVERYONE);
+      await database.notify(CHANNEL, userId ?? EVERYONE).catch((err: unknown) => console.error('poke failed', err));
     },
     subscribe(userId, onPoke) {
       let set = subscribers.get(userId);

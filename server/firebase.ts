@@ -56,7 +56,7 @@ export function createIdentityProvider(config: Config): IdentityProvider {
     },
     async sendPasswordSetupEmail(email) {
       // The Admin SDK only generates links; the REST call makes the provider send the email itself.
-      const key = process.env.FIREBASE_WEB_API_KEY ?? 'emulator-key';
+      const key = config.FIREBASE_WEB_API_KEY;
       const res = await fetch(`${identityToolkit}/accounts:sendOobCode?key=${encodeURIComponent(key)}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -111,7 +111,10 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext) {
       .from(files)
       .where(and(eq(files.id, fileId), eq(files.userId, request.user!.uid), inArray(files.kind, DOWNLOADABLE)));
     if (!row) throw notFound('File not found');
-    const data = await ctx.storage.read(row.storedName);
+    // A row whose bytes are gone (restored backup, manual cleanup) is a missing file, not a server error.
+    const data = await ctx.storage.read(row.storedName).catch(() => {
+      throw notFound('File not found');
+    });
     return reply
       .header('content-type', row.contentType)
       .header('content-disposition', contentDisposition(row.originalName))

@@ -4,7 +4,7 @@ import { commandHandlers } from './commands.ts';
 import type { PortalDb } from './db.ts';
 import { listenForPokes } from './live.ts';
 import { releaseHeld, runSender, wake } from './outbox.ts';
-import { pull } from './sync.ts';
+import { keepUnsentInitialForm, pull } from './sync.ts';
 
 export interface SyncStatus {
   syncing: boolean;
@@ -25,16 +25,20 @@ export const syncStatus = {
   },
 };
 
-let inFlight: Promise<void> | null = null;
+let inFlight: { db: PortalDb; done: Promise<void> } | null = null;
 let again = false;
 
-/** One pull at a time; a request made during a pull runs one more right after (nothing is missed). */
+/**
+ * One pull at a time; a request made during a pull runs one more right after (nothing is missed).
+ * A request for another user's replica (a new sign-in) waits for the old pull and then runs its own.
+ */
 export function requestPull(db: PortalDb): Promise<void> {
-  if (inFlight) {
+  if (inFlight?.db === db) {
     again = true;
-    return inFlight;
+    return inFlight.done;
   }
-  inFlight = (async () => {
+  if (inFlight) return inFlight.done.then(() => requestPull(db));
+  const done = (async () => {
     do {
       again = false;
       setStatus({ syncing: true, lastError: null });
@@ -47,18 +51,20 @@ export function requestPull(db: PortalDb): Promise<void> {
       } catch (err) {
         setStatus({ syncing: false, lastError: err instanceof NetworkError ? null : err instanceof Error ? err.message : 'Sync failed' });
       }
-    } while (again);
+    } while (again && !db.hasBeenClosed());
   })().finally(() => {
     inFlight = null;
+    again = false;
   });
-  return inFlight;
+  inFlight = { db, done };
+  return done;
 }
 
 /** GET /api/user into Dexie. Network errors are not failures: the device copy stays on screen. */
 export async function loadProfile(db: PortalDb): Promise<'loaded' | 'offline'> {
   try {
     const profile = await apiGet('/user', Profile);
-    await db.profile.put(profile);
+    await db.transaction('rw', db.profile, db.outbox, async () => db.profile.put(await keepUnsentInitialForm(db, profile)));
     return 'loaded';
   } catch (err) {
     if (err instanceof NetworkError && (await db.profile.count()) > 0) return 'offline';
@@ -92,7 +98,7 @@ export function startDataServices(db: PortalDb): () => void {
 
   void releaseHeld(db);
   pullNow();
-  void runSender(db, commandHandlers, signal).catch((err) => console.error('outbox sender stopped', err));
+  void runSender(db, commandHandlers, signal, pullNow).catch((err) => console.error('outbox sender stopped', err));
   void listenForPokes(pullNow, signal);
 
   return () => {

@@ -1,4 +1,5 @@
 import Dexie, { type Table } from 'dexie';
+import { FINAL_FILES_CACHE } from '../../domain/downloads.ts';
 import type {
   ContactRequest,
   Deal,
@@ -105,15 +106,12 @@ export function openUserDb(uid: string): PortalDb {
   return current;
 }
 
-export function currentDb(): PortalDb | null {
-  return current;
-}
-
-/** Sign-out: the device keeps nothing of the user's. */
+/** Sign-out: the device keeps nothing of the user's, neither the replica nor the reports the service worker saved. */
 export async function deleteUserDb(uid: string): Promise<void> {
   if (current?.uid === uid) {
     current.close();
     current = null;
   }
   await Dexie.delete(dbName(uid));
+  if (typeof caches !== 'undefined') await caches.delete(FINAL_FILES_CACHE);
 }

@@ -71,8 +71,7 @@ export async function sendNext(db: PortalDb, deps: SenderDeps): Promise<SendResu
     return retryLater(db, command, deps, err instanceof Error ? err.message : 'Network error');
   }
   if (response.status === 401) return hold(db, command);
-  // 409: the first attempt with this key is still running on the server; its answer will be replayed.
-  if (response.status >= 500 || response.status === 429 || response.status === 409 || response.status === 408) {
+  if (response.status >= 500 || response.status === 429 || response.status === 408 || (await isStillRunning(response))) {
     return retryLater(db, command, deps, `Server busy (${response.status})`);
   }
   try {
@@ -91,6 +90,17 @@ export async function sendNext(db: PortalDb, deps: SenderDeps): Promise<SendResu
 }
 
 class HeldError extends Error {}
+
+/** A 409 from the idempotency layer means "the first attempt is still running": its answer will be replayed. Other 409s are final. */
+async function isStillRunning(response: Response): Promise<boolean> {
+  if (response.status !== 409) return false;
+  const code = await response
+    .clone()
+    .json()
+    .then((body: { error?: { code?: string } }) => body.error?.code)
+    .catch(() => undefined);
+  return code === 'IDEMPOTENCY_IN_PROGRESS' || code === 'IDEMPOTENCY_RETRY';
+}
 
 async function sendWithFreshToken(command: OutboxCommand, deps: SenderDeps): Promise<Response> {
   const token = await deps.getToken(false);
@@ -138,15 +148,20 @@ export function sendOverNetwork(command: OutboxCommand, token: string): Promise<
 // ---- the loop: one sender per page, woken by triggers ----
 
 let wakeUp: (() => void) | null = null;
-let running: Promise<void> | null = null;
+/** Loops run one after another: a new one (another user, a remount) starts once the old one has stopped. */
+let last: Promise<void> = Promise.resolve();
 
 /** Nudges the sender (called on enqueue, `online`, tab visible, timer, service-worker sync). */
 export function wake(): void {
   wakeUp?.();
 }
 
-export function runSender(db: PortalDb, handlers: SenderDeps['handlers'], signal: AbortSignal): Promise<void> {
-  if (running) return running;
+/**
+ * Runs the sender until `signal` aborts. Across tabs of the same user only one sends at a time (a Web
+ * Lock), so FIFO holds and no command goes out twice in parallel. `onSent` runs after each command
+ * is applied (the app pulls then, so a newer server version is never left behind by an older answer).
+ */
+export function runSender(db: PortalDb, handlers: SenderDeps['handlers'], signal: AbortSignal, onSent: () => void = () => undefined): Promise<void> {
   const deps: SenderDeps = {
     handlers,
     getToken: (force) => getIdToken(force),
@@ -154,7 +169,7 @@ export function runSender(db: PortalDb, handlers: SenderDeps['handlers'], signal
     now: Date.now,
     random: Math.random,
   };
-  running = (async () => {
+  const loop = async () => {
     while (!signal.aborted) {
       let result: SendResult;
       try {
@@ -164,13 +179,21 @@ export function runSender(db: PortalDb, handlers: SenderDeps['handlers'], signal
         else if (signal.aborted || db.hasBeenClosed()) break;
         else throw err;
       }
+      if (result === 'sent') onSent();
       if (result === 'sent' || result === 'failed') continue;
       await sleepUntilWoken(result === 'retry' ? await nextDueIn(db, deps.now()) : 30_000, signal);
     }
-  })().finally(() => {
-    running = null;
-  });
-  return running;
+  };
+  const exclusive = async (): Promise<void> => {
+    if (!navigator.locks) return loop();
+    try {
+      await navigator.locks.request(`outbox-${db.uid}`, { signal }, loop);
+    } catch (err) {
+      if (!signal.aborted) throw err; // an aborted wait for the lock is a normal stop
+    }
+  };
+  last = last.then(exclusive, exclusive);
+  return last;
 }
 
 async function nextDueIn(db: PortalDb, now: number): Promise<number> {
@@ -180,10 +203,11 @@ async function nextDueIn(db: PortalDb, now: number): Promise<number> {
 }
 
 function sleepUntilWoken(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
-      wakeUp = null;
+      if (wakeUp === done) wakeUp = null;
       signal.removeEventListener('abort', done);
       resolve();
     };
@@ -196,7 +220,11 @@ function sleepUntilWoken(ms: number, signal: AbortSignal): Promise<void> {
 // ---- what the outbox panel offers ----
 
 export async function retryCommand(db: PortalDb, seq: number): Promise<void> {
-  await db.outbox.update(seq, { status: 'pending', nextAttemptAt: 0, error: undefined });
+  const command = await db.outbox.get(seq);
+  if (!command) return;
+  // The server stored its refusal under the old key and would replay it: a failed command retries as a new request.
+  const id = command.status === 'failed' ? crypto.randomUUID() : command.id;
+  await db.outbox.update(seq, { id, status: 'pending', nextAttemptAt: 0, error: undefined });
   wake();
 }
 

@@ -50,12 +50,15 @@ export async function applyPage(db: PortalDb, page: SyncPage): Promise<void> {
 async function retireConfirmedCommands(db: PortalDb, rows: { id: string; commandId?: string }[]): Promise<void> {
   const confirmed = rows.map((r) => r.commandId).filter((id): id is string => !!id && !rows.some((r) => r.id === id));
   if (confirmed.length === 0) return;
-  await Promise.all([db.requests.bulkDelete(confirmed), db.refunds.bulkDelete(confirmed), db.contactRequests.bulkDelete(confirmed)]);
-  await db.outbox.where('id').anyOf(confirmed).delete();
+  // An edited command has a new id but still owns its original optimistic row (target.id).
+  const commands = await db.outbox.where('id').anyOf(confirmed).toArray();
+  const optimistic = [...confirmed, ...commands.map((c) => c.target.id)];
+  await Promise.all([db.requests.bulkDelete(optimistic), db.refunds.bulkDelete(optimistic), db.contactRequests.bulkDelete(optimistic)]);
+  await db.outbox.bulkDelete(commands.map((c) => c.seq!));
 }
 
 /** An initial form filled offline stays filled on screen until its command reaches the server. */
-async function keepUnsentInitialForm(db: PortalDb, incoming: Profile): Promise<Profile> {
+export async function keepUnsentInitialForm(db: PortalDb, incoming: Profile): Promise<Profile> {
   if (incoming.filledInitialForm) return incoming;
   const unsent = await db.outbox.filter((c) => c.kind === 'initialForm').count();
   if (unsent === 0) return incoming;

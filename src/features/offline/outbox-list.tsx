@@ -1,12 +1,13 @@
 import { Badge, Box, Button, Field, HStack, Input, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { formatDate } from '../../../domain/format.ts';
+import { texts } from '../../../domain/texts.ts';
 import type { OutboxCommand, PortalDb } from '../../lib/db.ts';
 import { discardCommand, replaceCommandPayload, retryCommand } from '../../lib/outbox.ts';
 import { editableFields, withEditedFields } from './command-fields.ts';
 
 const statusText: Record<OutboxCommand['status'], string> = {
-  pending: 'Waiting to send',
+  pending: texts.waitingToSend,
   sending: 'Sending…',
   failed: 'Failed',
   held: 'Sign in again to send',
@@ -61,9 +62,12 @@ function OutboxItem({ db, command }: { db: PortalDb; command: OutboxCommand }) {
               Edit
             </Button>
           )}
-          <Button size="xs" variant="ghost" colorPalette="red" onClick={() => void discardCommand(db, seq)}>
-            Discard
-          </Button>
+          {/* While it is on the wire the server may already have it: discarding then would only hide it. */}
+          {command.status !== 'sending' && (
+            <Button size="xs" variant="ghost" colorPalette="red" onClick={() => void discardCommand(db, seq)}>
+              Discard
+            </Button>
+          )}
         </HStack>
       )}
     </Stack>

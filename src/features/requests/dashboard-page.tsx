@@ -1,7 +1,9 @@
 import { Card, IconButton, Stack, Text } from '@chakra-ui/react';
 import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
-import { requestPull } from '../../lib/data-services.ts';
+import { texts } from '../../../domain/texts.ts';
+import { requestPull, syncStatus } from '../../lib/data-services.ts';
+import { showMessage } from '../../lib/ui-state.ts';
 import { displayName, useProfile, useReplica } from '../../lib/replica.ts';
 import { RequestsTable } from './requests-table.tsx';
 import { StatusCards } from './status-cards.tsx';
@@ -20,6 +22,8 @@ export function DashboardPage() {
     setRefreshing(true);
     try {
       await requestPull(db);
+      // A refresh that reached the server and failed says so (offline, the device copy simply stays).
+      if (syncStatus.get().lastError) showMessage(texts.dashboardLoadFailed, 'error');
     } finally {
       setRefreshing(false);
     }

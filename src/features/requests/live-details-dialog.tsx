@@ -49,7 +49,8 @@ function LiveDetailsBody({ request }: { request: LocalRequest }) {
     apiGet(`/tools/${toolId}/requests/${request.id}/live-details`, LiveDetails)
       .then((live) => db.liveDetails.put({ ...live, fetchedAt: Date.now() }))
       .catch((err: unknown) => {
-        if (cancelled) return;
+        // Signed out meanwhile: the replica is closed and there is no one to tell.
+        if (cancelled || db.hasBeenClosed()) return;
         if (err instanceof NetworkError) setError(texts.needsConnection);
         else setError(err instanceof ApiError ? err.message : texts.somethingWentWrong);
       });

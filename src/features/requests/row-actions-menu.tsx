@@ -56,7 +56,8 @@ function useFileLink(request: LocalRequest, online: boolean) {
       .then((link) => {
         if (cancelled) return;
         setState({ kind: 'ready', link, fetchedAt: Date.now() });
-        void db.meta.put({ key: linkKey(request.id), value: link });
+        // Signed out meanwhile: the replica is closed, nothing to remember.
+        db.meta.put({ key: linkKey(request.id), value: link }).catch(() => undefined);
       })
       .catch((err: unknown) => {
         if (cancelled) return;
