@@ -68,3 +68,28 @@ export function createDiskStorage(dir: string, maxBytes: number): Storage {
     remove: (storedName) => rm(path.join(dir, path.basename(storedName)), { force: true }),
   };
 }
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The user's file name, kept for display and Content-Disposition (never for the disk): the last path
+ * segment, no control characters, at most 200 characters, never empty. Browsers send a double quote in
+ * a multipart file name as %22 (HTML's form encoding), so it is restored.
+ */
+export function cleanFileName(raw: string): string {
+  const base = (raw.split(/[\\/]/).pop() ?? '').replace(/%22/g, '"');
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(-200);
+  return clean || 'file';
+}
+
+/** RFC 6266: an ASCII fallback plus the exact UTF-8 name. */
+export function contentDisposition(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${+(n / 1024 / 1024).toFixed(1)} MB`;
+  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KB`;
+  return `${n} bytes`;
+}

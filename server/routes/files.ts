@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import { files, userAttachments } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { toUserFile } from '../serialize-messages.ts';
-import type { StoredFile } from '../storage.ts';
+import { type StoredFile, UUID, cleanFileName, contentDisposition, formatBytes } from '../storage.ts';
 
 /** What app.ts's multipart onFile turns each file part into. */
 const FilePart = z.object({ filename: z.string(), mimetype: z.string(), data: z.instanceof(Buffer) });
@@ -34,7 +34,6 @@ const AttachmentsBody = z.strictObject({
 });
 
 const FileIdParams = z.strictObject({ fileId: z.string().max(64) });
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Kinds the owner may download here: what they uploaded themselves. Final reports are gated by payment elsewhere. */
 const DOWNLOADABLE = ['general', 'attachment'];
@@ -150,25 +149,3 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext) {
   );
 }
 
-/**
- * Keeps the last path segment, drops control characters, bounds the length; never empty. Browsers
- * send a double quote in a multipart file name as %22 (HTML's form encoding), so it is restored.
- */
-export function cleanFileName(raw: string): string {
-  const base = (raw.split(/[\\/]/).pop() ?? '').replace(/%22/g, '"');
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(-200);
-  return clean || 'file';
-}
-
-/** RFC 6266: an ASCII fallback plus the exact UTF-8 name. */
-function contentDisposition(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
-}
-
-function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${+(n / 1024 / 1024).toFixed(1)} MB`;
-  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KB`;
-  return `${n} bytes`;
-}

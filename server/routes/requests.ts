@@ -10,8 +10,8 @@ import { deals, files, productRequests, refunds, visits } from '../db/schema.ts'
 import { HttpError, notFound } from '../errors.ts';
 import { isFullyPaid, toDeal, toRefund, toRequest, toVisit } from '../serialize.ts';
 import { createSignedLinks } from '../signed-links.ts';
+import { UUID, contentDisposition } from '../storage.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const REFUNDABLE = new Set(['In Progress', 'Done']);
 /** Live Details shows at least this many placeholder rows before payment in full. */
 const MIN_PLACEHOLDER_ROWS = 3;
@@ -37,12 +37,6 @@ const BillingRow = z.object({
 });
 
 const missingRequest = () => notFound('Request not found');
-
-/** Content-Disposition for the original name: an ASCII fallback plus the exact name (RFC 6266). */
-function attachmentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
 
 /**
  * The requests, deals, refunds, final files, Live Details and billing of the signed-in user
@@ -219,7 +213,7 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
       return reply
         .header('content-type', file.contentType)
         .header('content-length', bytes.length)
-        .header('content-disposition', attachmentDisposition(file.originalName))
+        .header('content-disposition', contentDisposition(file.originalName))
         // The bytes behind a file id never change, so the service worker may keep them.
         .header('cache-control', 'private, max-age=31536000, immutable')
         .send(bytes);

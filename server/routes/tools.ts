@@ -9,7 +9,7 @@ import type { AppContext } from '../context.ts';
 import { files, productRequests } from '../db/schema.ts';
 import { HttpError } from '../errors.ts';
 import { toRequest } from '../serialize.ts';
-import type { StoredFile } from '../storage.ts';
+import { type StoredFile, cleanFileName, formatBytes } from '../storage.ts';
 
 /** What app.ts's multipart onFile makes of each file part. */
 export interface UploadedFile {
@@ -52,18 +52,6 @@ export function multipartToolBody(tool: ToolDefinition) {
 }
 
 const Created = z.object({ data: ProductRequest });
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
-  return `${bytes} bytes`;
-}
-
-/** Keeps the user's file name for display and the download's Content-Disposition, never for the disk. */
-function displayName(filename: string): string {
-  const base = filename.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return (base || 'upload').slice(0, 200);
-}
 
 /**
  * POST /api/{hrefBackend} for each tool of the catalogue. A submission is stored whole or not at all:
@@ -136,7 +124,7 @@ export async function toolRoutes(app: FastifyInstance, ctx: AppContext) {
           for (const field of fileFields(tool)) {
             const upload = fields[field.backendHeader];
             if (!isUpload(upload)) continue;
-            const name = displayName(upload.filename);
+            const name = cleanFileName(upload.filename);
             const stored = await ctx.storage.save(upload.data, name);
             written.push({ id: randomUUID(), field: field.backendHeader, name, stored });
           }
