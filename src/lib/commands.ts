@@ -11,7 +11,9 @@ export const commandHandlers: Record<OutboxCommand['kind'], CommandHandler> = {
     async apply(db, command, data) {
       const request = data as z.infer<typeof ProductRequest>;
       await db.requests.delete(command.target.id);
-      await db.requests.put(request);
+      // A pull may already hold a newer version (a status change right after the order): keep it.
+      const known = await db.requests.get(request.id);
+      if (!known || known.updatedAt <= request.updatedAt) await db.requests.put(request);
     },
   },
   refund: {
@@ -30,8 +32,11 @@ export const commandHandlers: Record<OutboxCommand['kind'], CommandHandler> = {
   },
   initialForm: {
     schema: Profile,
+    // Only what the command changed: the rest of the profile (roles…) may be newer from a pull.
     async apply(db, _command, data) {
-      await db.profile.put(data as z.infer<typeof Profile>);
+      const profile = data as z.infer<typeof Profile>;
+      const updated = await db.profile.update(profile.uid, { filledInitialForm: profile.filledInitialForm, initialForm: profile.initialForm });
+      if (updated === 0) await db.profile.put(profile);
     },
   },
 };

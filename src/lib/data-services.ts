@@ -98,7 +98,7 @@ export function startDataServices(db: PortalDb): () => void {
 
   void releaseHeld(db);
   pullNow();
-  void runSender(db, commandHandlers, signal, pullNow).catch((err) => console.error('outbox sender stopped', err));
+  void runSender(db, commandHandlers, signal).catch((err) => console.error('outbox sender stopped', err));
   void listenForPokes(pullNow, signal);
 
   return () => {

@@ -158,10 +158,9 @@ export function wake(): void {
 
 /**
  * Runs the sender until `signal` aborts. Across tabs of the same user only one sends at a time (a Web
- * Lock), so FIFO holds and no command goes out twice in parallel. `onSent` runs after each command
- * is applied (the app pulls then, so a newer server version is never left behind by an older answer).
+ * Lock), so FIFO holds and no command goes out twice in parallel.
  */
-export function runSender(db: PortalDb, handlers: SenderDeps['handlers'], signal: AbortSignal, onSent: () => void = () => undefined): Promise<void> {
+export function runSender(db: PortalDb, handlers: SenderDeps['handlers'], signal: AbortSignal): Promise<void> {
   const deps: SenderDeps = {
     handlers,
     getToken: (force) => getIdToken(force),
@@ -179,7 +178,6 @@ export function runSender(db: PortalDb, handlers: SenderDeps['handlers'], signal
         else if (signal.aborted || db.hasBeenClosed()) break;
         else throw err;
       }
-      if (result === 'sent') onSent();
       if (result === 'sent' || result === 'failed') continue;
       await sleepUntilWoken(result === 'retry' ? await nextDueIn(db, deps.now()) : 30_000, signal);
     }
