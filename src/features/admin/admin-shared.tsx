@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useEffect, useRef } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { Badge, Card, Center, Heading, HStack, Spinner, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { ShieldAlert } from 'lucide-react';
@@ -50,7 +50,7 @@ export function AdminPanel({ title, children }: { title: string; children: React
  * The spec's admin failure handling: 401 says so and goes to /login after 3 s; no connection says
  * it needs one; anything else shows the server's own message.
  */
-export function useAdminFailure(): (err: unknown) => void {
+function useAdminFailure(): (err: unknown) => void {
   const navigate = useNavigate();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
@@ -75,7 +75,28 @@ export function useAdminFailure(): (err: unknown) => void {
   );
 }
 
-/** Online-only actions say so up front instead of failing silently. */
-export function isOffline(): boolean {
-  return typeof navigator !== 'undefined' && navigator.onLine === false;
+/**
+ * Sends an admin action: online only (it says so up front instead of failing silently), one at a time,
+ * the success text on success, the spec's failure handling otherwise.
+ */
+export function useAdminSubmit(): { sending: boolean; submit(send: () => Promise<unknown>, success: string, reset: () => void): Promise<void> } {
+  const [sending, setSending] = useState(false);
+  const onFailure = useAdminFailure();
+  async function submit(send: () => Promise<unknown>, success: string, reset: () => void) {
+    if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+      showMessage(texts.needsConnection, 'warning');
+      return;
+    }
+    setSending(true);
+    try {
+      await send();
+      showMessage(success, 'success');
+      reset();
+    } catch (err) {
+      onFailure(err);
+    } finally {
+      setSending(false);
+    }
+  }
+  return { sending, submit };
 }

@@ -3,8 +3,7 @@ import { Button, Field, Input, SegmentGroup, Stack, Textarea } from '@chakra-ui/
 import { NotificationItem } from '../../../domain/schemas.ts';
 import { texts } from '../../../domain/texts.ts';
 import { apiSend } from '../../lib/api.ts';
-import { showMessage } from '../../lib/ui-state.ts';
-import { AdminPanel, isOffline, useAdminFailure } from './admin-shared.tsx';
+import { AdminPanel, useAdminSubmit } from './admin-shared.tsx';
 
 type Audience = 'General' | 'Specific';
 
@@ -25,8 +24,7 @@ export function CreateNotificationForm() {
   const [userId, setUserId] = useState('');
   const [content, setContent] = useState('');
   const [userIdMissing, setUserIdMissing] = useState(false);
-  const [sending, setSending] = useState(false);
-  const onFailure = useAdminFailure();
+  const { sending, submit } = useAdminSubmit();
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -38,21 +36,12 @@ export function CreateNotificationForm() {
       setUserIdMissing(true);
       return;
     }
-    if (isOffline()) {
-      showMessage(texts.needsConnection, 'warning');
-      return;
-    }
-    setSending(true);
-    try {
-      const path = audience === 'General' ? '/notification' : `/notification/${encodeURIComponent(id)}`;
-      await apiSend(path, 'POST', { notification: { message } }, NotificationItem);
-      showMessage(audience === 'General' ? texts.publicNotificationCreated : texts.userNotificationCreated(id), 'success');
-      setContent('');
-    } catch (err) {
-      onFailure(err);
-    } finally {
-      setSending(false);
-    }
+    const path = audience === 'General' ? '/notification' : `/notification/${encodeURIComponent(id)}`;
+    await submit(
+      () => apiSend(path, 'POST', { notification: { message } }, NotificationItem),
+      audience === 'General' ? texts.publicNotificationCreated : texts.userNotificationCreated(id),
+      () => setContent(''),
+    );
   }
 
   return (

@@ -5,7 +5,7 @@ import { Profile } from '../../../domain/schemas.ts';
 import { texts } from '../../../domain/texts.ts';
 import { apiSend } from '../../lib/api.ts';
 import { showMessage } from '../../lib/ui-state.ts';
-import { AdminPanel, isOffline, useAdminFailure } from './admin-shared.tsx';
+import { AdminPanel, useAdminSubmit } from './admin-shared.tsx';
 
 type Mode = 'New User' | 'Existing User';
 
@@ -45,8 +45,7 @@ export function CreateUserPage() {
 
 export function NewUserForm() {
   const [values, setValues] = useState<NewUserFields>(emptyNewUser);
-  const [sending, setSending] = useState(false);
-  const onFailure = useAdminFailure();
+  const { sending, submit } = useAdminSubmit();
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -56,20 +55,7 @@ export function NewUserForm() {
       showMessage(texts.missingInformation, 'error');
       return;
     }
-    if (isOffline()) {
-      showMessage(texts.needsConnection, 'warning');
-      return;
-    }
-    setSending(true);
-    try {
-      await apiSend('/admin/users', 'POST', body, CreatedUser);
-      showMessage(texts.userCreated, 'success');
-      setValues(emptyNewUser);
-    } catch (err) {
-      onFailure(err);
-    } finally {
-      setSending(false);
-    }
+    await submit(() => apiSend('/admin/users', 'POST', body, CreatedUser), texts.userCreated, () => setValues(emptyNewUser));
   }
 
   return (
@@ -103,8 +89,7 @@ export function NewUserForm() {
 export function ExistingUserForm() {
   const [recordModule, setRecordModule] = useState('');
   const [recordId, setRecordId] = useState('');
-  const [sending, setSending] = useState(false);
-  const onFailure = useAdminFailure();
+  const { sending, submit } = useAdminSubmit();
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -114,20 +99,7 @@ export function ExistingUserForm() {
       showMessage(texts.missingInformation, 'error');
       return;
     }
-    if (isOffline()) {
-      showMessage(texts.needsConnection, 'warning');
-      return;
-    }
-    setSending(true);
-    try {
-      await apiSend('/admin/users/link', 'POST', { recordId: id, recordModule }, Profile);
-      showMessage(texts.userLinked, 'success');
-      setRecordId('');
-    } catch (err) {
-      onFailure(err);
-    } finally {
-      setSending(false);
-    }
+    await submit(() => apiSend('/admin/users/link', 'POST', { recordId: id, recordModule }, Profile), texts.userLinked, () => setRecordId(''));
   }
 
   return (
