@@ -63,15 +63,18 @@ async function expectNoSidewaysScroll(page: Page) {
 async function choose(page: Page, actions: Locator, item: string, dialog: string): Promise<Locator> {
   await actions.scrollIntoViewIfNeeded();
   await expect(async () => {
-    if (!(await page.getByRole('menu').isVisible())) await actions.click();
+    if (!(await openMenu(page).isVisible())) await actions.click();
     await page.getByRole('menuitem', { name: item, exact: true }).click({ timeout: 2_000 });
     await expect(page.getByRole('dialog', { name: dialog })).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 15_000 });
   return page.getByRole('dialog', { name: dialog });
 }
 
+/** The open menu: a menu that is closing stays in the page until its exit animation ends. */
+const openMenu = (page: Page) => page.locator('[role="menu"][data-state="open"]');
+
 async function menuItems(page: Page): Promise<string[]> {
-  const menu = page.getByRole('menu');
+  const menu = openMenu(page);
   await expect(menu).toBeVisible();
   return (await menu.getByRole('menuitem').allInnerTexts()).map((t) => t.trim());
 }
