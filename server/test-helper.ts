@@ -44,7 +44,7 @@ export async function createTestApp(opts: { backend?: Backend; maxUploadBytes?: 
   if (!emulator) throw new Error('Server tests need the Auth emulator: run them with `npm run test:server`.');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-test-'));
   const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'no-build') });
-  const url = opts.backend === 'postgres' ? await freshSchemaUrl() : undefined;
+  const url = opts.backend === 'postgres' ? await freshPostgresUrl() : undefined;
   const database = await openDatabase(url ? { url } : {});
   const events = await createEvents(database);
   const identity = createIdentityProvider(config);
@@ -90,8 +90,8 @@ export async function signUp(emulatorHost: string, email: string, password: stri
   return (await res.json()) as { idToken: string; localId: string };
 }
 
-/** Each PostgreSQL test file gets its own database, so files can run in parallel. */
-async function freshSchemaUrl(): Promise<string> {
+/** A new, empty database on the throwaway PostgreSQL server, so test files can run in parallel. */
+export async function freshPostgresUrl(): Promise<string> {
   const base = process.env.TEST_DATABASE_URL!;
   const pg = (await import('pg')).default;
   const name = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;

@@ -1,26 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresSkipReason } from '../test-helper.ts';
+import { freshPostgresUrl, postgresSkipReason } from '../test-helper.ts';
 import { openDatabase, type Database } from './client.ts';
 import { notifications, users } from './schema.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[client.test] PostgreSQL run skipped: ${skip}`);
 
-async function freshDatabaseUrl(): Promise<string> {
-  const base = process.env.TEST_DATABASE_URL!;
-  const name = `t_client_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-const open = async (kind: 'pglite' | 'postgres') => (kind === 'pglite' ? openDatabase({}) : openDatabase({ url: await freshDatabaseUrl() }));
+const open = async (kind: 'pglite' | 'postgres') => (kind === 'pglite' ? openDatabase({}) : openDatabase({ url: await freshPostgresUrl() }));
 const kinds = (skip ? ['pglite'] : ['pglite', 'postgres']) as ('pglite' | 'postgres')[];
 
 describe.each(kinds)('openDatabase (%s)', (kind) => {
@@ -67,7 +55,7 @@ describe.skipIf(!!skip)('the change sequence on PostgreSQL', () => {
   let url: string;
   let database: Database;
   beforeAll(async () => {
-    url = await freshDatabaseUrl();
+    url = await freshPostgresUrl();
     database = await openDatabase({ url });
   });
   afterAll(async () => {

@@ -2,7 +2,6 @@ import { rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
@@ -12,7 +11,7 @@ import { createEvents } from '../events.ts';
 import { createIdentityProvider } from '../firebase.ts';
 import { registerAuth } from '../plugins/auth.ts';
 import { createDiskStorage } from '../storage.ts';
-import { createTestApp, postgresSkipReason, signUp, type TestApp, type TestUser } from '../test-helper.ts';
+import { createTestApp, freshPostgresUrl, postgresSkipReason, signUp, type TestApp, type TestUser } from '../test-helper.ts';
 import { createEventRoutes } from './events.ts';
 
 interface SseEvent {
@@ -282,17 +281,9 @@ describe.skipIf(!!skip)('GET /api/events across two app instances on one Postgre
   });
 
   it('a subscriber on instance A hears a poke sent by instance B', async () => {
-    const baseUrlPg = process.env.TEST_DATABASE_URL!;
-    const name = `t_events_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    const admin = new pg.Client({ connectionString: baseUrlPg });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(baseUrlPg);
-    url.pathname = `/${name}`;
-
-    const a = await instance(url.toString());
-    const b = await instance(url.toString());
+    const url = await freshPostgresUrl();
+    const a = await instance(url);
+    const b = await instance(url);
     const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST!;
     const email = `xi-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@test.example`;
     const { idToken, localId } = await signUp(emulator, email, 'Secret#123');
