@@ -21,3 +21,8 @@ export const SyncPage = z.object({
   files: z.array(UserFile),
 });
 export type SyncPage = z.infer<typeof SyncPage>;
+
+/** A page with no changes: where a pull starts filling, and the whole answer when nothing changed. */
+export function emptySyncPage(cursor: string, hasMore = false): SyncPage {
+  return { cursor, hasMore, profile: null, requests: [], deals: [], refunds: [], notifications: [], contactRequests: [], files: [] };
+}

@@ -3,7 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SyncPage, SyncQuery } from '../../domain/sync.ts';
+import { SyncPage, SyncQuery, emptySyncPage } from '../../domain/sync.ts';
 import type { AppContext } from '../context.ts';
 import { contactRequests, deals, files, notifications, productRequests, refunds, users } from '../db/schema.ts';
 import { toDeal, toProfile, toRefund, toRequest } from '../serialize.ts';
@@ -52,17 +52,7 @@ export async function syncRoutes(app: FastifyInstance, ctx: AppContext) {
       } satisfies Record<Tag, SQL>;
 
       const next = await nextChanges(ctx, uid, cursor, limit + 1);
-      const page: SyncPage = {
-        cursor,
-        hasMore: next.length > limit,
-        profile: null,
-        requests: [],
-        deals: [],
-        refunds: [],
-        notifications: [],
-        contactRequests: [],
-        files: [],
-      };
+      const page = emptySyncPage(cursor, next.length > limit);
       if (next.length === 0) return { data: page };
 
       const taken = next.slice(0, limit);

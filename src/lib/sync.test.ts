@@ -1,19 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SyncPage } from '../../domain/sync.ts';
+import { type SyncPage, emptySyncPage as empty } from '../../domain/sync.ts';
 import { PortalDb } from './db.ts';
 import { pull } from './sync.ts';
-
-const empty = (cursor: string, hasMore = false): SyncPage => ({
-  cursor,
-  hasMore,
-  profile: null,
-  requests: [],
-  deals: [],
-  refunds: [],
-  notifications: [],
-  contactRequests: [],
-  files: [],
-});
 
 const profile = (filled: boolean) => ({
   uid: 'u1',
