@@ -1,7 +1,8 @@
 import { useRef, useState } from 'react';
-import { Box, Button, CloseButton, Dialog, Field, HStack, Input, Portal, Progress, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Field, HStack, Input, Progress, Stack, Text } from '@chakra-ui/react';
 import { CircleAlert, CircleCheck } from 'lucide-react';
 import { texts } from '../../../domain/texts.ts';
+import { Popup } from '../../components/popup.tsx';
 import { requestPull } from '../../lib/data-services.ts';
 import { getIdToken } from '../../lib/firebase.ts';
 import { useReplica } from '../../lib/replica.ts';
@@ -80,44 +81,35 @@ export function UploadFilesModal({ open, onClose }: { open: boolean; onClose(): 
   const pending = entries.some((e) => e.status === 'ready' || e.status === 'error');
 
   return (
-    <Dialog.Root open={open} onOpenChange={(e) => !e.open && close()} placement="center" size={{ base: 'full', sm: 'md' }}>
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content bg="portal.white">
-            <Dialog.Header>
-              <Dialog.Title textStyle="h1">Upload File</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="4">
-                <Field.Root disabled={busy}>
-                  <Field.Label>Files</Field.Label>
-                  <Input ref={inputRef} type="file" multiple p="1.5" onChange={(e) => choose(e.target.files)} />
-                </Field.Root>
-                {entries.length > 0 && (
-                  <Stack as="ul" gap="3" listStyleType="none" m="0" p="0" aria-label="Chosen files">
-                    {entries.map((entry) => (
-                      <FileRow key={entry.key} entry={entry} />
-                    ))}
-                  </Stack>
-                )}
-              </Stack>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={close}>
-                {entries.length > 0 && !pending && !busy ? 'Close' : 'Cancel'}
-              </Button>
-              <Button colorPalette="brand" onClick={() => void submit()} loading={busy} disabled={!pending}>
-                Submit
-              </Button>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Close" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <Popup
+      open={open}
+      onClose={close}
+      title="Upload File"
+      footer={
+        <>
+          <Button variant="outline" onClick={close}>
+            {entries.length > 0 && !pending && !busy ? 'Close' : 'Cancel'}
+          </Button>
+          <Button colorPalette="brand" onClick={() => void submit()} loading={busy} disabled={!pending}>
+            Submit
+          </Button>
+        </>
+      }
+    >
+      <Stack gap="4">
+        <Field.Root disabled={busy}>
+          <Field.Label>Files</Field.Label>
+          <Input ref={inputRef} type="file" multiple p="1.5" onChange={(e) => choose(e.target.files)} />
+        </Field.Root>
+        {entries.length > 0 && (
+          <Stack as="ul" gap="3" listStyleType="none" m="0" p="0" aria-label="Chosen files">
+            {entries.map((entry) => (
+              <FileRow key={entry.key} entry={entry} />
+            ))}
+          </Stack>
+        )}
+      </Stack>
+    </Popup>
   );
 }
 

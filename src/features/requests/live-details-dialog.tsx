@@ -9,7 +9,7 @@ import { ApiError, NetworkError, apiGet } from '../../lib/api.ts';
 import type { LocalRequest } from '../../lib/db.ts';
 import { useReplica } from '../../lib/replica.ts';
 import { IpDetailsDialog } from './ip-details-dialog.tsx';
-import { Popup } from './popup.tsx';
+import { Popup } from '../../components/popup.tsx';
 import { ICON_SIZE } from './tool-icon.tsx';
 import { useOnline } from '../../lib/pwa.ts';
 import { toolOf } from './use-requests.ts';

@@ -6,7 +6,7 @@ import { capitalise } from '../../../domain/format.ts';
 import { texts } from '../../../domain/texts.ts';
 import { BIGTEXT_MAX, BIGTEXT_ROWS, type ToolDefinition, type ToolField } from '../../../domain/tools.ts';
 import { showMessage } from '../../lib/ui-state.ts';
-import { Popup } from './popup.tsx';
+import { Popup } from '../../components/popup.tsx';
 import { type PurchaseDraft, type SubmitOutcome, purchaseMachine } from './purchase.machine.ts';
 import { validateDraft } from './purchase-values.ts';
 import { TermsDialog } from './terms-dialog.tsx';

@@ -6,7 +6,7 @@ import { queueRefund } from '../../lib/commands.ts';
 import type { LocalRequest } from '../../lib/db.ts';
 import { useReplica } from '../../lib/replica.ts';
 import { showMessage } from '../../lib/ui-state.ts';
-import { Popup } from './popup.tsx';
+import { Popup } from '../../components/popup.tsx';
 import { toolOf } from './use-requests.ts';
 
 type RefundType = (typeof refundTypes)[number];

@@ -2,7 +2,7 @@ import { DataList, Text } from '@chakra-ui/react';
 import { formatDate, formatMoney, capitalise } from '../../../domain/format.ts';
 import { visibleDetails } from '../../../domain/tools.ts';
 import type { LocalRequest } from '../../lib/db.ts';
-import { Popup } from './popup.tsx';
+import { Popup } from '../../components/popup.tsx';
 import { toolOf } from './use-requests.ts';
 
 function displayValue(type: string | undefined, value: unknown): string {

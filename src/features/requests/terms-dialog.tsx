@@ -1,6 +1,6 @@
 import { Button, Checkbox, Heading, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import { Popup } from './popup.tsx';
+import { Popup } from '../../components/popup.tsx';
 
 /** Spec section 9, "Terms content", as readable paragraphs. */
 export const termsSections: { title: string; body: string }[] = [

@@ -10,7 +10,7 @@ export interface PopupProps {
   size?: 'sm' | 'md' | 'lg' | 'xl';
 }
 
-/** The feature's dialogs share one frame: full screen on phones, centred and scrollable on desktop. */
+/** The app's dialogs share one frame: full screen on phones, centred and scrollable on desktop. */
 export function Popup({ open, onClose, title, children, footer, size = 'md' }: PopupProps) {
   return (
     <Dialog.Root
