@@ -6,52 +6,36 @@ import { listenForPokes } from './live.ts';
 import { releaseHeld, runSender, wake } from './outbox.ts';
 import { keepUnsentInitialForm, pull } from './sync.ts';
 
-export interface SyncStatus {
-  syncing: boolean;
-  lastError: string | null;
-}
-
-let status: SyncStatus = { syncing: false, lastError: null };
-const listeners = new Set<() => void>();
-function setStatus(next: SyncStatus) {
-  status = next;
-  for (const l of listeners) l();
-}
-export const syncStatus = {
-  get: () => status,
-  subscribe(l: () => void) {
-    listeners.add(l);
-    return () => listeners.delete(l);
-  },
-};
-
-let inFlight: { db: PortalDb; done: Promise<void> } | null = null;
+let inFlight: { db: PortalDb; done: Promise<string | null> } | null = null;
 let again = false;
 
 /**
  * One pull at a time; a request made during a pull runs one more right after (nothing is missed).
  * A request for another user's replica (a new sign-in) waits for the old pull and then runs its own.
+ * Resolves with the server's error if the last pull reached it and failed; null otherwise (offline
+ * is not a failure: the device copy stays on screen).
  */
-export function requestPull(db: PortalDb): Promise<void> {
+export function requestPull(db: PortalDb): Promise<string | null> {
   if (inFlight?.db === db) {
     again = true;
     return inFlight.done;
   }
   if (inFlight) return inFlight.done.then(() => requestPull(db));
   const done = (async () => {
+    let error: string | null = null;
     do {
       again = false;
-      setStatus({ syncing: true, lastError: null });
       const started = performance.now();
       try {
         const rows = await pull(db);
-        // Read by bench/pull.ts: the real pull's duration, as the user's device experiences it.
+        // Read by bench/offline.ts: the real pull's duration, as the user's device experiences it.
         performance.measure('portal:pull', { start: started, detail: { rows } });
-        setStatus({ syncing: false, lastError: null });
+        error = null;
       } catch (err) {
-        setStatus({ syncing: false, lastError: err instanceof NetworkError ? null : err instanceof Error ? err.message : 'Sync failed' });
+        error = err instanceof NetworkError ? null : err instanceof Error ? err.message : 'Sync failed';
       }
     } while (again && !db.hasBeenClosed());
+    return error;
   })().finally(() => {
     inFlight = null;
     again = false;

@@ -2,7 +2,7 @@ import { Card, IconButton, Stack, Text } from '@chakra-ui/react';
 import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { texts } from '../../../domain/texts.ts';
-import { requestPull, syncStatus } from '../../lib/data-services.ts';
+import { requestPull } from '../../lib/data-services.ts';
 import { showMessage } from '../../lib/ui-state.ts';
 import { displayName, useProfile, useReplica } from '../../lib/replica.ts';
 import { RequestsTable } from './requests-table.tsx';
@@ -21,9 +21,8 @@ export function DashboardPage() {
   async function refresh() {
     setRefreshing(true);
     try {
-      await requestPull(db);
       // A refresh that reached the server and failed says so (offline, the device copy simply stays).
-      if (syncStatus.get().lastError) showMessage(texts.dashboardLoadFailed, 'error');
+      if (await requestPull(db)) showMessage(texts.dashboardLoadFailed, 'error');
     } finally {
       setRefreshing(false);
     }
