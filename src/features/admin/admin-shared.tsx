@@ -1,5 +1,5 @@
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { Badge, Card, Center, Heading, HStack, Spinner, Text } from '@chakra-ui/react';
+import { Badge, Card, Center, Heading, HStack, SegmentGroup, Spinner, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { ShieldAlert } from 'lucide-react';
 import { texts } from '../../../domain/texts.ts';
@@ -99,4 +99,14 @@ export function useAdminSubmit(): { sending: boolean; submit(send: () => Promise
     }
   }
   return { sending, submit };
+}
+
+/** The admin screens' two-way toggle (General / Specific, New User / Existing User): selected is blue on white. */
+export function Toggle<T extends string>({ value, options, label, onChange }: { value: T; options: readonly [NoInfer<T>, NoInfer<T>]; label: string; onChange(value: NoInfer<T>): void }) {
+  return (
+    <SegmentGroup.Root value={value} onValueChange={(e) => onChange(e.value === options[1] ? options[1] : options[0])} aria-label={label} alignSelf="start">
+      <SegmentGroup.Indicator />
+      <SegmentGroup.Items items={[...options]} px="4" cursor="pointer" />
+    </SegmentGroup.Root>
+  );
 }

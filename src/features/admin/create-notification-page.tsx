@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
-import { Button, Field, Input, SegmentGroup, Stack, Textarea } from '@chakra-ui/react';
+import { Button, Field, Input, Stack, Textarea } from '@chakra-ui/react';
 import { NotificationItem } from '../../../domain/schemas.ts';
 import { texts } from '../../../domain/texts.ts';
 import { apiSend } from '../../lib/api.ts';
-import { AdminPanel, useAdminSubmit } from './admin-shared.tsx';
+import { AdminPanel, Toggle, useAdminSubmit } from './admin-shared.tsx';
 
 type Audience = 'General' | 'Specific';
 
@@ -47,15 +47,7 @@ export function CreateNotificationForm() {
   return (
     <form onSubmit={(e) => void onSubmit(e)} noValidate>
       <Stack gap="4">
-        <SegmentGroup.Root
-          value={audience}
-          onValueChange={(e) => setAudience(e.value === 'Specific' ? 'Specific' : 'General')}
-          aria-label="Notification type"
-          alignSelf="start"
-        >
-          <SegmentGroup.Indicator />
-          <SegmentGroup.Items items={['General', 'Specific']} px="5" cursor="pointer" />
-        </SegmentGroup.Root>
+        <Toggle value={audience} options={['General', 'Specific']} label="Notification type" onChange={setAudience} />
         {audience === 'Specific' && (
           <Field.Root required invalid={userIdMissing}>
             <Field.Label>

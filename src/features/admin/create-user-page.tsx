@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from 'react';
-import { Button, Field, Input, NativeSelect, SegmentGroup, SimpleGrid, Stack } from '@chakra-ui/react';
+import { Button, Field, Input, NativeSelect, SimpleGrid, Stack } from '@chakra-ui/react';
 import { z } from 'zod';
 import { Profile } from '../../../domain/schemas.ts';
 import { texts } from '../../../domain/texts.ts';
 import { apiSend } from '../../lib/api.ts';
 import { showMessage } from '../../lib/ui-state.ts';
-import { AdminPanel, useAdminSubmit } from './admin-shared.tsx';
+import { AdminPanel, Toggle, useAdminSubmit } from './admin-shared.tsx';
 
 type Mode = 'New User' | 'Existing User';
 
@@ -28,15 +28,7 @@ export function CreateUserPage() {
   return (
     <AdminPanel title="Create User">
       <Stack gap="5">
-        <SegmentGroup.Root
-          value={mode}
-          onValueChange={(e) => setMode(e.value === 'Existing User' ? 'Existing User' : 'New User')}
-          aria-label="User type"
-          alignSelf="start"
-        >
-          <SegmentGroup.Indicator />
-          <SegmentGroup.Items items={['New User', 'Existing User']} px="4" cursor="pointer" />
-        </SegmentGroup.Root>
+        <Toggle value={mode} options={['New User', 'Existing User']} label="User type" onChange={setMode} />
         {mode === 'New User' ? <NewUserForm /> : <ExistingUserForm />}
       </Stack>
     </AdminPanel>
