@@ -27,7 +27,8 @@ export function Popup({ open, onClose, title, children, footer, size = 'md' }: P
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>
-          <Dialog.Content>
+          {/* The phone size 'full' sets min-height: 100dvh, which the desktop size does not undo. */}
+          <Dialog.Content minH={{ base: '100dvh', md: 'auto' }}>
             <Dialog.Header pe="12">
               <Dialog.Title fontSize="1.125rem">{title}</Dialog.Title>
             </Dialog.Header>
