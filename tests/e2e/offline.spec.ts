@@ -3,10 +3,8 @@
 // the database through the test-only routes of server/plugins/faults.ts (TEST_FAULTS=1 in e2e).
 import { type BrowserContext, type Page, expect, test } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';
-import { baseUrl, createEmulatorUser, DEMO, shot, signIn } from './support/fixtures.ts';
+import { baseUrl, createEmulatorUser, DEMO, PNG, shot, signIn } from './support/fixtures.ts';
 import { apiAs, dbCounts, setFaults, waitForServiceWorker } from './support/offline.ts';
-
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
 test.afterEach(async () => {
   await setFaults({ dropAfterCommitRate: 0, fail5xxRate: 0 });

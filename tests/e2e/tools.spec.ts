@@ -4,18 +4,9 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';
 import { type ToolDefinition, tools } from '../../domain/tools.ts';
-import { DEMO, shot, signIn } from './support/fixtures.ts';
+import { DEMO, PDF, PNG, shot, signIn } from './support/fixtures.ts';
 
 const tool = (id: string) => tools.find((t) => t.id === id)! as ToolDefinition;
-
-// Tiny but real files: the server checks the content, not the name.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
-  'base64',
-);
-const PDF = Buffer.from(
-  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
-);
 
 async function signInClient(page: Page) {
   await signIn(page, DEMO.client.email, DEMO.client.password);
