@@ -63,6 +63,8 @@ export const Profile = z.object({
   lastName: z.string().nullable(),
   isClient: z.boolean(),
   isAdmin: z.boolean(),
+  /** Support staff (admins are staff too). Absent in replicas written before the staff workspace. */
+  isStaff: z.boolean().default(false),
   filledInitialForm: z.boolean(),
   initialForm: InitialFormFields.nullable(),
   activityStatus: ActivityStatus,
@@ -77,6 +79,8 @@ export const Deal = z.object({
   Created_Time: z.string(),
   amount: z.number(),
   invoice: z.string().nullable(),
+  /** Staff-recorded payments have an invoice number (INV-2001…); older deals may not. */
+  invoiceNumber: z.string().nullable().default(null),
 });
 export type Deal = z.infer<typeof Deal>;
 
@@ -92,6 +96,8 @@ export const ProductRequest = z.object({
   requestDetails: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
   attachments: z.array(z.object({ id: z.string(), field: z.string(), name: z.string() })),
   updatedAt: z.string(),
+  /** Why staff rejected it, shown in Request Details; null unless Rejected. */
+  rejectionReason: z.string().nullable().default(null),
   /** The command that created it, when it came through the outbox (see the sync's retiring of optimistic rows). */
   commandId: z.string().optional(),
 });
@@ -158,6 +164,6 @@ export type LiveDetails = z.infer<typeof LiveDetails>;
 
 // ---- envelopes ----
 
-export const ApiError = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+export const ApiError = z.object({ error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }) });
 export type ApiError = z.infer<typeof ApiError>;
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ data });

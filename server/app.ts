@@ -25,6 +25,8 @@ import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { requestRoutes } from './routes/requests.ts';
+import { staffActionRoutes } from './routes/staff-actions.ts';
+import { staffReadRoutes } from './routes/staff-read.ts';
 import { syncRoutes } from './routes/sync.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { userRoutes } from './routes/user.ts';
@@ -65,7 +67,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
 
   await app.register(
     async (api) => {
-      for (const routes of [healthRoutes, userRoutes, toolRoutes, requestRoutes, notificationRoutes, contactRoutes, fileRoutes, adminRoutes, syncRoutes, eventRoutes]) {
+      for (const routes of [healthRoutes, userRoutes, toolRoutes, requestRoutes, notificationRoutes, contactRoutes, fileRoutes, adminRoutes, staffReadRoutes, staffActionRoutes, syncRoutes, eventRoutes]) {
         await routes(api, ctx);
       }
       api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
@@ -110,7 +112,7 @@ function errorHandler(app: FastifyInstance) {
       return reply.status(400).send({ error: { code: 'VALIDATION_FAILED', message: message || 'Invalid request' } });
     }
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send({ error: { code: error.code, message: error.message } });
+      return reply.status(error.statusCode).send({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } });
     }
     const status = error.statusCode ?? 500;
     if (status < 500) {

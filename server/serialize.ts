@@ -1,5 +1,6 @@
 import type { Deal, ProductRequest, Profile, RefundRequest, Visit } from '../domain/schemas.ts';
-import type { deals, productRequests, refunds, users, visits } from './db/schema.ts';
+import type { StaffClient, StaffDeal, StaffFile, StaffRequest } from '../domain/staff.ts';
+import type { deals, files, productRequests, refunds, users, visits } from './db/schema.ts';
 import { INVOICE_LINK_TTL_MS, type SignedLinks } from './signed-links.ts';
 
 /** Row → API shape. Kept in one place so the REST answers and the sync feed can never disagree. */
@@ -11,6 +12,7 @@ export function toProfile(row: typeof users.$inferSelect): Profile {
     lastName: row.lastName,
     isClient: row.isClient,
     isAdmin: row.isAdmin,
+    isStaff: row.isStaff || row.isAdmin,
     filledInitialForm: row.filledInitialForm,
     initialForm: (row.initialForm as Profile['initialForm']) ?? null,
     activityStatus: row.activityStatus === 'ACTIVE' ? 'ACTIVE' : 'IN_ACTIVE',
@@ -49,6 +51,7 @@ export function toRequest(row: RequestRow): ProductRequest {
     requestDetails: (row.requestDetails ?? {}) as ProductRequest['requestDetails'],
     attachments: ((row.attachments ?? []) as ProductRequest['attachments']).map((a) => ({ id: a.id, field: a.field, name: a.name })),
     updatedAt: iso(row.updatedAt),
+    rejectionReason: row.rejectionReason,
     ...(row.clientKey ? { commandId: row.clientKey } : {}),
   };
 }
@@ -65,6 +68,7 @@ export function toDeal(row: DealRow, links: SignedLinks): Deal {
     Created_Time: iso(row.createdAt),
     amount: row.amount,
     invoice: row.invoiceUrl ? links.link(row.invoiceUrl, INVOICE_LINK_TTL_MS) : null,
+    invoiceNumber: row.invoiceNumber,
   };
 }
 
@@ -98,4 +102,54 @@ export function toVisit(row: VisitRow): Visit {
     archive: row.archive,
     ipDetails: (row.ipDetails as Visit['ipDetails']) ?? null,
   };
+}
+
+/** Staff view of a request: the client's shape plus what staff act on (version, owner, rejection, final file). */
+export function toStaffRequest(row: RequestRow): StaffRequest {
+  return {
+    ...toRequest(row),
+    toolId: row.toolId,
+    version: row.version,
+    userId: row.userId,
+    rejectionReason: row.rejectionReason,
+    finalFileId: row.finalFileId,
+  };
+}
+
+export function toStaffDeal(row: DealRow, links: SignedLinks): StaffDeal {
+  return {
+    ...toDeal(row, links),
+    method: (row.method as StaffDeal['method']) ?? null,
+    reference: row.reference,
+    paidAt: row.paidAt,
+    invoiceNumber: row.invoiceNumber,
+  };
+}
+
+export function toStaffFile(row: typeof files.$inferSelect): StaffFile {
+  return { id: row.id, name: row.originalName, size: row.size, contentType: row.contentType, sha256: row.sha256, createdAt: iso(row.createdAt), field: row.field };
+}
+
+export function toStaffClient(row: typeof users.$inferSelect): StaffClient {
+  const profile = toProfile(row);
+  return {
+    uid: row.uid,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    phone: row.phone,
+    country: row.country,
+    isClient: row.isClient,
+    isStaff: profile.isStaff,
+    isAdmin: row.isAdmin,
+    filledInitialForm: row.filledInitialForm,
+    initialForm: profile.initialForm,
+    activityStatus: profile.activityStatus,
+    createdAt: profile.createdAt,
+    version: row.version,
+  };
+}
+
+export function clientName(row: Pick<typeof users.$inferSelect, 'firstName' | 'lastName' | 'email'>): string {
+  return [row.firstName, row.lastName].filter(Boolean).join(' ') || row.email;
 }

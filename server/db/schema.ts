@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp, uuid, integer } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp, uuid, integer } from 'drizzle-orm/pg-core';
 
 /**
  * Every row a user can see carries `seq`, set by a trigger from one sequence under a transaction-level
@@ -9,55 +9,87 @@ import { bigint, boolean, doublePrecision, index, jsonb, pgTable, primaryKey, te
 const seq = () => bigint('seq', { mode: 'number' }).notNull().default(0);
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow();
 
-export const users = pgTable('users', {
-  uid: text('uid').primaryKey(),
-  email: text('email').notNull(),
-  firstName: text('first_name'),
-  lastName: text('last_name'),
-  phone: text('phone'),
-  country: text('country'),
-  isClient: boolean('is_client').notNull().default(false),
-  isAdmin: boolean('is_admin').notNull().default(false),
-  filledInitialForm: boolean('filled_initial_form').notNull().default(false),
-  initialForm: jsonb('initial_form'),
-  activityStatus: text('activity_status').notNull().default('IN_ACTIVE'),
-  lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'string' }),
-  createdAt: createdAt(),
-  seq: seq(),
-});
+export const users = pgTable(
+  'users',
+  {
+    uid: text('uid').primaryKey(),
+    email: text('email').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    phone: text('phone'),
+    country: text('country'),
+    isClient: boolean('is_client').notNull().default(false),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    /** Support staff: the workspace under /staff. An admin is staff too, whatever this says. */
+    isStaff: boolean('is_staff').notNull().default(false),
+    filledInitialForm: boolean('filled_initial_form').notNull().default(false),
+    initialForm: jsonb('initial_form'),
+    activityStatus: text('activity_status').notNull().default('IN_ACTIVE'),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'string' }),
+    /** Bumped by every change staff may act on (approval, role, initial form): a staff write made from an older version is 409. */
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    seq: seq(),
+  },
+  (t) => [index('users_leads_queue').on(t.isClient, t.createdAt, t.uid)],
+);
 
 export const productRequests = pgTable(
   'product_requests',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: text('user_id').notNull().references(() => users.uid),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.uid),
     toolId: text('tool_id').notNull(),
     productRequestType: text('product_request_type').notNull(),
     status: text('status').notNull().default('Pending'),
     contractSigned: boolean('contract_signed').notNull().default(false),
     totalAmount: doublePrecision('total_amount'),
     paid: doublePrecision('paid').notNull().default(0),
-    requestDetails: jsonb('request_details').notNull().default(sql`'{}'::jsonb`),
-    attachments: jsonb('attachments').notNull().default(sql`'[]'::jsonb`),
+    requestDetails: jsonb('request_details')
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    attachments: jsonb('attachments')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     /** The Idempotency-Key (the client's command id) that created this row: lets a pull retire the optimistic copy. */
     clientKey: text('client_key'),
     finalFileId: uuid('final_file_id'),
+    /** Why staff rejected it; the client reads it in Request Details. */
+    rejectionReason: text('rejection_reason'),
+    /** Bumped by every staff write: a write made from an older version is 409 (no lost updates). */
+    version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
     seq: seq(),
   },
-  (t) => [index('product_requests_user_seq').on(t.userId, t.seq)],
+  (t) => [
+    index('product_requests_user_seq').on(t.userId, t.seq),
+    // The staff queue: one status, oldest first, paged by (created_at, id).
+    index('product_requests_queue').on(t.status, t.createdAt, t.id),
+  ],
 );
 
 export const deals = pgTable(
   'deals',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    requestId: uuid('request_id').notNull().references(() => productRequests.id),
-    userId: text('user_id').notNull().references(() => users.uid),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => productRequests.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.uid),
     productRequestType: text('product_request_type').notNull(),
     amount: doublePrecision('amount').notNull(),
     invoiceUrl: text('invoice_url'),
+    /** Recorded by staff: CARD, WIRE, CRYPTO or ELSE. */
+    method: text('method'),
+    reference: text('reference'),
+    paidAt: text('paid_at'),
+    invoiceNumber: text('invoice_number'),
+    recordedBy: text('recorded_by'),
     createdAt: createdAt(),
     seq: seq(),
   },
@@ -68,8 +100,12 @@ export const visits = pgTable(
   'visits',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    requestId: uuid('request_id').notNull().references(() => productRequests.id),
-    userId: text('user_id').notNull().references(() => users.uid),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => productRequests.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.uid),
     ip: text('ip').notNull(),
     host: text('host'),
     source: text('source'),
@@ -90,8 +126,12 @@ export const refunds = pgTable(
   'refunds',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: text('user_id').notNull().references(() => users.uid),
-    requestId: uuid('request_id').notNull().references(() => productRequests.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.uid),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => productRequests.id),
     tool: text('tool').notNull(),
     refundRequestType: text('refund_request_type').notNull(),
     reason: text('reason').notNull(),
@@ -120,7 +160,9 @@ export const contactRequests = pgTable(
   'contact_requests',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: text('user_id').notNull().references(() => users.uid),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.uid),
     subject: text('subject').notNull(),
     message: text('message').notNull(),
     /** The Idempotency-Key (the client's command id) that created this row: lets a pull retire the optimistic copy. */
@@ -136,7 +178,9 @@ export const files = pgTable(
   'files',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: text('user_id').notNull().references(() => users.uid),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.uid),
     kind: text('kind').notNull(),
     requestId: uuid('request_id'),
     field: text('field'),
@@ -154,7 +198,9 @@ export const files = pgTable(
 /** The spec's PATCH /user/attachments: a free-form payload the user attaches to their record. */
 export const userAttachments = pgTable('user_attachments', {
   id: uuid('id').primaryKey().defaultRandom(),
-  userId: text('user_id').notNull().references(() => users.uid),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.uid),
   payload: jsonb('payload').notNull(),
   createdAt: createdAt(),
 });
@@ -173,4 +219,27 @@ export const idempotencyKeys = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_created').on(t.createdAt)],
+);
+
+/**
+ * Append-only history of staff actions, written in the same transaction as the change. The database
+ * refuses UPDATE, DELETE and TRUNCATE on it (migrations/0004_audit_append_only.sql).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: createdAt(),
+    actorUid: text('actor_uid').notNull(),
+    actorEmail: text('actor_email').notNull(),
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id').notNull(),
+    /** The client whose case it is, when there is one. */
+    subjectUid: text('subject_uid'),
+    requestId: uuid('request_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [index('audit_subject').on(t.subjectUid, t.id), index('audit_request').on(t.requestId, t.id)],
 );

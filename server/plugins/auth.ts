@@ -9,6 +9,8 @@ export interface AuthUser {
   uid: string;
   email: string;
   isAdmin: boolean;
+  /** Support staff; every admin is staff too. */
+  isStaff: boolean;
   isClient: boolean;
 }
 
@@ -21,6 +23,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    requireStaff(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   }
 }
 
@@ -51,6 +54,11 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; identity: Ide
     await app.authenticate(request, reply);
     if (!request.user?.isAdmin) throw forbidden();
   });
+
+  app.decorate('requireStaff', async (request: FastifyRequest, reply: FastifyReply) => {
+    await app.authenticate(request, reply);
+    if (!request.user?.isStaff) throw forbidden('Staff only');
+  });
 }
 
 async function loadOrCreateUser(db: Db, identity: { uid: string; email: string | null }): Promise<AuthUser> {
@@ -63,5 +71,5 @@ async function loadOrCreateUser(db: Db, identity: { uid: string; email: string |
       .onConflictDoNothing()
       .returning()
       .then(async (rows) => rows[0] ?? (await db.select().from(users).where(eq(users.uid, identity.uid)))[0]));
-  return { uid: row.uid, email: row.email, isAdmin: row.isAdmin, isClient: row.isClient };
+  return { uid: row.uid, email: row.email, isAdmin: row.isAdmin, isStaff: row.isStaff || row.isAdmin, isClient: row.isClient };
 }

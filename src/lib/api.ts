@@ -6,10 +6,13 @@ import { getIdToken } from './firebase.ts';
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string, message: string) {
+  /** The server's `error.details`, when it sent any (e.g. the current record on a 409 conflict). */
+  readonly details?: Record<string, unknown>;
+  constructor(status: number, code: string, message: string, details?: Record<string, unknown>) {
     super(message);
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -72,7 +75,7 @@ export async function readData<T extends z.ZodType>(res: Response, schema: T): P
 export function toApiError(status: number, payload: unknown): ApiError {
   const parsed = ApiErrorShape.safeParse(payload);
   return parsed.success
-    ? new ApiError(status, parsed.data.error.code, parsed.data.error.message)
+    ? new ApiError(status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.details)
     : new ApiError(status, 'HTTP_' + status, `Request failed (${status})`);
 }
 

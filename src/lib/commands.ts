@@ -58,6 +58,7 @@ export async function queuePurchase(db: PortalDb, tool: ToolDefinition, values: 
     status: 'Pending',
     contractSigned: false,
     totalAmount: null,
+    rejectionReason: null,
     paid: 0,
     leftToPay: null,
     requestDetails: details,

@@ -10,6 +10,7 @@ const profile = (filled: boolean) => ({
   lastName: 'B',
   isClient: true,
   isAdmin: false,
+  isStaff: false,
   filledInitialForm: filled,
   initialForm: null,
   activityStatus: 'ACTIVE' as const,

@@ -13,6 +13,7 @@ export const DEMO = {
   admin: { email: 'admin@demo.test', password: 'Admin#2026' },
   client: { email: 'client@demo.test', password: 'Client#2026' },
   lead: { email: 'lead@demo.test', password: 'Lead#2026' },
+  staff: { email: 'staff@demo.test', password: 'Staff#2026' },
 } as const;
 
 /** Signs in through the real login form and waits until the app has navigated away from /login. */

@@ -1,0 +1,236 @@
+import { z } from 'zod';
+import { RequestStatus } from './enums.ts';
+import { ContactRequest, Deal, InitialFormFields, NotificationItem, ProductRequest, RefundRequest, UserFile } from './schemas.ts';
+import { ToolNameBackendSchema } from './tools.ts';
+
+/**
+ * The staff workspace's API (`/api/staff/…`): what the server validates and answers, and what the
+ * workspace sends and reads. Every write carries the `version` of the record it was made from; a
+ * record changed since answers 409 VERSION_CONFLICT (docs/decisions/006-staff-workspace.md).
+ */
+
+export const paymentMethods = ['CARD', 'WIRE', 'CRYPTO', 'ELSE'] as const;
+export const PaymentMethod = z.enum(paymentMethods);
+export type PaymentMethod = z.infer<typeof PaymentMethod>;
+export const paymentMethodLabel: Record<PaymentMethod, string> = { CARD: 'Card', WIRE: 'Wire transfer', CRYPTO: 'Crypto', ELSE: 'Other' };
+
+export const queueTabs = ['leads', 'pending', 'awaiting', 'inProgress', 'done'] as const;
+export const QueueTab = z.enum(queueTabs);
+export type QueueTab = z.infer<typeof QueueTab>;
+export const queueTabLabel: Record<QueueTab, string> = {
+  leads: 'Leads to approve',
+  pending: 'To price',
+  awaiting: 'Awaiting payment',
+  inProgress: 'In progress',
+  done: 'Done',
+};
+/** The request status each request tab lists. */
+export const queueTabStatus: Record<Exclude<QueueTab, 'leads'>, RequestStatus> = {
+  pending: 'Pending',
+  awaiting: 'Waiting for actions',
+  inProgress: 'In Progress',
+  done: 'Done',
+};
+
+export const QUEUE_PAGE_SIZE = 50;
+
+/** Version of the record an action was made from (optimistic concurrency). */
+export const Version = z.number({ error: 'version is required' }).int().min(1, 'version must be a positive whole number');
+
+/** Dollars, more than zero, at most two decimals. */
+export const Money = (name: string) =>
+  z
+    .number({ error: `${name} must be a number` })
+    .finite(`${name} must be a number`)
+    .gt(0, `${name} must be more than 0`)
+    .max(100_000_000, `${name} is too large`)
+    .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, `${name} can have at most two decimals`);
+
+const text = (name: string, max: number) =>
+  z
+    .string({ error: `${name} is required` })
+    .trim()
+    .min(1, `${name} is required`)
+    .max(max, `${name} must be at most ${max} characters`);
+
+// ---- queries ----
+
+export const QueueQuery = z.strictObject({
+  tab: QueueTab.default('pending'),
+  q: z.string().trim().max(200, 'q must be at most 200 characters').optional(),
+  /** Opaque: the last row of the previous page. */
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(QUEUE_PAGE_SIZE),
+});
+export type QueueQuery = z.infer<typeof QueueQuery>;
+
+// ---- bodies ----
+
+export const TransitionBody = z.strictObject({
+  to: RequestStatus,
+  version: Version,
+  /** Pending → Waiting for actions: the price. */
+  totalAmount: Money('totalAmount').optional(),
+  /** Pending → Waiting for actions: whether the contract is signed already. */
+  contractSigned: z.boolean().optional(),
+  /** → Rejected: the reason the client reads in Request Details. */
+  reason: text('reason', 1000).optional(),
+});
+export type TransitionBody = z.infer<typeof TransitionBody>;
+
+export const ContractBody = z.strictObject({ version: Version });
+
+const isoDate = z
+  .string({ error: 'paidAt is required' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'paidAt must be a date (YYYY-MM-DD)')
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'paidAt must be a real date');
+
+export const PaymentBody = z.strictObject({
+  version: Version,
+  amount: Money('amount'),
+  method: PaymentMethod,
+  paidAt: isoDate,
+  reference: z.string().trim().max(200, 'reference must be at most 200 characters').default(''),
+});
+export type PaymentBody = z.infer<typeof PaymentBody>;
+
+export const ApprovalBody = z.strictObject({ version: Version });
+export const RoleBody = z.strictObject({ version: Version, staff: z.boolean({ error: 'staff must be true or false' }) });
+
+// ---- answers ----
+
+export const ClientSummary = z.object({
+  uid: z.string(),
+  email: z.string(),
+  name: z.string(),
+});
+export type ClientSummary = z.infer<typeof ClientSummary>;
+
+export const StaffFile = z.object({
+  id: z.string(),
+  name: z.string(),
+  size: z.number(),
+  contentType: z.string(),
+  sha256: z.string(),
+  createdAt: z.string(),
+  /** The form field it was attached to (evidence), or null. */
+  field: z.string().nullable(),
+});
+export type StaffFile = z.infer<typeof StaffFile>;
+
+export const StaffDeal = Deal.extend({
+  method: PaymentMethod.nullable(),
+  reference: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  invoiceNumber: z.string().nullable(),
+});
+export type StaffDeal = z.infer<typeof StaffDeal>;
+
+export const StaffRequest = ProductRequest.extend({
+  toolId: z.string(),
+  version: z.number(),
+  userId: z.string(),
+  rejectionReason: z.string().nullable(),
+  finalFileId: z.string().nullable(),
+});
+export type StaffRequest = z.infer<typeof StaffRequest>;
+
+export const QueueLead = z.object({
+  kind: z.literal('lead'),
+  uid: z.string(),
+  email: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  filledInitialForm: z.boolean(),
+});
+export const QueueRequest = z.object({
+  kind: z.literal('request'),
+  id: z.string(),
+  toolId: z.string(),
+  productRequestType: ToolNameBackendSchema,
+  status: RequestStatus,
+  createdAt: z.string(),
+  totalAmount: z.number().nullable(),
+  paid: z.number(),
+  leftToPay: z.number().nullable(),
+  client: ClientSummary,
+});
+export const QueueItem = z.discriminatedUnion('kind', [QueueLead, QueueRequest]);
+export type QueueItem = z.infer<typeof QueueItem>;
+
+export const QueuePage = z.object({
+  tab: QueueTab,
+  counts: z.record(QueueTab, z.number()),
+  items: z.array(QueueItem),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type QueuePage = z.infer<typeof QueuePage>;
+
+export const auditActions = ['approve', 'price', 'transition', 'payment', 'contract', 'deliver', 'role', 'notification'] as const;
+export const AuditEntry = z.object({
+  id: z.string(),
+  at: z.string(),
+  actor: z.object({ uid: z.string(), email: z.string() }),
+  action: z.enum(auditActions),
+  entityType: z.string(),
+  entityId: z.string(),
+  requestId: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export const StaffClient = z.object({
+  uid: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  phone: z.string().nullable(),
+  country: z.string().nullable(),
+  isClient: z.boolean(),
+  isStaff: z.boolean(),
+  isAdmin: z.boolean(),
+  filledInitialForm: z.boolean(),
+  initialForm: InitialFormFields.nullable(),
+  activityStatus: z.string(),
+  createdAt: z.string(),
+  version: z.number(),
+});
+export type StaffClient = z.infer<typeof StaffClient>;
+
+export const ClientFile = z.object({
+  client: StaffClient,
+  requests: z.array(StaffRequest),
+  /** Evidence attached to the requests, by request id. */
+  evidence: z.array(StaffFile.extend({ requestId: z.string() })),
+  deals: z.array(StaffDeal),
+  refunds: z.array(RefundRequest),
+  contactRequests: z.array(ContactRequest),
+  files: z.array(UserFile),
+  /** Notifications addressed to this client (general ones are not listed). */
+  notifications: z.array(NotificationItem),
+  history: z.array(AuditEntry),
+});
+export type ClientFile = z.infer<typeof ClientFile>;
+
+export const RequestFile = z.object({
+  request: StaffRequest,
+  client: ClientSummary,
+  evidence: z.array(StaffFile),
+  /** Every final file ever delivered, newest first; the current one is `request.finalFileId`. */
+  finalFiles: z.array(StaffFile),
+  deals: z.array(StaffDeal),
+  refunds: z.array(RefundRequest),
+  history: z.array(AuditEntry),
+  allowedActions: z.array(z.string()),
+});
+export type RequestFile = z.infer<typeof RequestFile>;
+
+export const TeamMember = z.object({ uid: z.string(), email: z.string(), name: z.string(), isAdmin: z.boolean(), isStaff: z.boolean(), version: z.number() });
+export type TeamMember = z.infer<typeof TeamMember>;
+
+/** The `details` of a 409 VERSION_CONFLICT: the record as it is now. */
+export const ConflictDetails = z.object({ current: z.unknown() });
+/** The `details` of a 409 ILLEGAL_TRANSITION. */
+export const IllegalTransitionDetails = z.object({ status: RequestStatus, allowed: z.array(RequestStatus), allowedActions: z.array(z.string()) });
