@@ -19,7 +19,7 @@ export interface TestApp {
   ctx: AppContext;
   close(): Promise<void>;
   /** Creates an emulator account (and so, on first call, a lead profile) and returns a signed-in user. */
-  user(opts?: { admin?: boolean; client?: boolean; email?: string; password?: string }): Promise<TestUser>;
+  user(opts?: { admin?: boolean; staff?: boolean; client?: boolean; email?: string; password?: string }): Promise<TestUser>;
 }
 
 export interface TestUser {
@@ -70,10 +70,13 @@ export async function createTestApp(opts: { backend?: Backend; maxUploadBytes?: 
       const me = await app.inject({ method: 'GET', url: '/api/user', headers: { authorization: `Bearer ${token.idToken}` } });
       const uid = token.localId;
       if (me.statusCode !== 200) throw new Error(`profile bootstrap failed: ${me.body}`);
-      if (o.admin || o.client) {
+      if (o.admin || o.client || o.staff) {
         const { users } = await import('./db/schema.ts');
         const { eq } = await import('drizzle-orm');
-        await database.db.update(users).set({ isAdmin: !!o.admin, isClient: !!o.client || !!o.admin }).where(eq(users.uid, uid));
+        await database.db
+          .update(users)
+          .set({ isAdmin: !!o.admin, isStaff: !!o.staff, isClient: !!o.client || !!o.admin })
+          .where(eq(users.uid, uid));
       }
       return { uid, email, token: token.idToken, headers: { authorization: `Bearer ${token.idToken}` } };
     },
