@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ExistingUserBody, NewUserBody, Profile } from '../../domain/schemas.ts';
+import { writeAudit } from '../audit.ts';
 import type { AppContext } from '../context.ts';
 import { users } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
@@ -53,12 +54,26 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
     { ...admin, schema: { tags: ['admin'], body: ExistingUserBody, response: { 201: envelope(Profile) } } },
     async (request, reply) => {
       const { recordId, recordModule } = request.body;
-      const [row] = await ctx.db
-        .update(users)
-        .set({ isClient: recordModule === 'contacts' })
-        .where(eq(users.uid, recordId))
-        .returning();
-      if (!row) throw notFound(`User ${recordId} not found`);
+      const isClient = recordModule === 'contacts';
+      const row = await ctx.db.transaction(async (tx) => {
+        const [before] = await tx.select({ isClient: users.isClient }).from(users).where(eq(users.uid, recordId)).for('update');
+        if (!before) throw notFound(`User ${recordId} not found`);
+        const [after] = await tx
+          .update(users)
+          .set({ isClient, version: sql`${users.version} + 1` })
+          .where(eq(users.uid, recordId))
+          .returning();
+        await writeAudit(tx, {
+          actor: request.user!,
+          action: 'approve',
+          entityType: 'user',
+          entityId: recordId,
+          subjectUid: recordId,
+          before: { isClient: before.isClient },
+          after: { isClient },
+        });
+        return after;
+      });
       await ctx.events.poke(row.uid);
       return reply.status(201).send({ data: toProfile(row) });
     },

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, NotificationBody, NotificationItem } from '../../domain/schemas.ts';
+import { writeAudit } from '../audit.ts';
 import type { AppContext } from '../context.ts';
 import { notifications, users } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
@@ -37,7 +38,7 @@ export async function notificationRoutes(app: FastifyInstance, ctx: AppContext) 
     '/notification',
     { onRequest: app.requireAdmin, schema: { tags: ['notifications', 'admin'], body: NotificationBody, response: { 201: envelope(NotificationItem) } } },
     async (request, reply) => {
-      const [row] = await ctx.db.insert(notifications).values({ userId: null, message: request.body.notification.message }).returning();
+      const row = await insertAudited(ctx, request.user!, null, request.body.notification.message);
       await ctx.events.poke(null);
       return reply.status(201).send({ data: toNotification(row) });
     },
@@ -53,9 +54,26 @@ export async function notificationRoutes(app: FastifyInstance, ctx: AppContext) 
       const { userId } = request.params;
       const [target] = await ctx.db.select({ uid: users.uid }).from(users).where(eq(users.uid, userId));
       if (!target) throw notFound(`User ${userId} not found`);
-      const [row] = await ctx.db.insert(notifications).values({ userId, message: request.body.notification.message }).returning();
+      const row = await insertAudited(ctx, request.user!, userId, request.body.notification.message);
       await ctx.events.poke(userId);
       return reply.status(201).send({ data: toNotification(row) });
     },
   );
+}
+
+/** A notification sent by staff is a staff action: it and its audit row commit together. */
+async function insertAudited(ctx: AppContext, actor: { uid: string; email: string }, userId: string | null, message: string) {
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx.insert(notifications).values({ userId, message }).returning();
+    await writeAudit(tx, {
+      actor,
+      action: 'notification',
+      entityType: 'notification',
+      entityId: row.id,
+      subjectUid: userId,
+      before: null,
+      after: { message, to: userId ?? 'everyone' },
+    });
+    return row;
+  });
 }

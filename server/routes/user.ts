@@ -30,6 +30,8 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext) {
         // The spec sends the display name with the form; it fills the profile's name when unset.
         firstName: sql`coalesce(${users.firstName}, ${first})`,
         lastName: sql`coalesce(${users.lastName}, ${rest.join(' ') || null})`,
+        // Staff acting on this profile from an older view get a conflict that shows the new answers.
+        version: sql`${users.version} + 1`,
       })
       .where(eq(users.uid, request.user!.uid))
       .returning();

@@ -9,7 +9,8 @@ import { useProfile } from '../../lib/replica.ts';
  */
 export function GatingBanners() {
   const profile = useProfile();
-  if (!profile) return null;
+  // Staff run the workspace and have no case of their own to approve or describe.
+  if (!profile || (profile.isStaff && !profile.isClient)) return null;
   const awaitingApproval = !profile.isClient;
   const formMissing = !profile.filledInitialForm;
   if (!awaitingApproval && !formMissing) return null;

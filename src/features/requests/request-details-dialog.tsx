@@ -31,6 +31,12 @@ export function RequestDetailsDialog({ request, onClose }: { request: LocalReque
             );
           })}
           {details.length === 0 && <Text color="fg.muted">—</Text>}
+          {request.status === 'Rejected' && (
+            <DataList.Item>
+              <DataList.ItemLabel minWidth="40%">Reason for rejection</DataList.ItemLabel>
+              <DataList.ItemValue wordBreak="break-word">{request.rejectionReason || '—'}</DataList.ItemValue>
+            </DataList.Item>
+          )}
           <DataList.Item>
             <DataList.ItemLabel minWidth="40%">Total</DataList.ItemLabel>
             <DataList.ItemValue>{formatMoney(request.totalAmount)}</DataList.ItemValue>
