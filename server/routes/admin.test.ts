@@ -139,3 +139,17 @@ describe('POST /api/admin/users/link', () => {
     expect(longId.statusCode).toBe(400);
   });
 });
+
+describe('audit of approvals through Create User → Existing User', () => {
+  it('records the change of isClient with before and after, and bumps the version', async () => {
+    const { clientHistory } = await import('../audit.ts');
+    const lead = await t.user();
+    const [before] = await t.ctx.db.select().from(users).where(eq(users.uid, lead.uid));
+    const res = await post(admin, '/api/admin/users/link', { recordId: lead.uid, recordModule: 'contacts' });
+    expect(res.statusCode).toBe(201);
+    const [after] = await t.ctx.db.select().from(users).where(eq(users.uid, lead.uid));
+    expect(after.version).toBe(before.version + 1);
+    const history = await clientHistory(t.ctx.db, lead.uid);
+    expect(history.at(-1)).toMatchObject({ action: 'approve', actor: { uid: admin.uid }, before: { isClient: false }, after: { isClient: true } });
+  });
+});

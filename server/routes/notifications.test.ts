@@ -111,3 +111,15 @@ describe('notification visibility', () => {
     expect(res.statusCode).toBe(401);
   });
 });
+
+describe('audit of notifications', () => {
+  it('writes who sent what to whom, in the history of that client', async () => {
+    const { clientHistory } = await import('../audit.ts');
+    const message = `audited ${Date.now()}`;
+    const res = await post(admin, `/api/notification/${bob.uid}`, { notification: { message } });
+    expect(res.statusCode).toBe(201);
+    const history = await clientHistory(t.ctx.db, bob.uid);
+    const entry = history.find((h) => h.entityId === res.json().data.id);
+    expect(entry).toMatchObject({ action: 'notification', actor: { uid: admin.uid, email: admin.email }, after: { message, to: bob.uid } });
+  });
+});
