@@ -46,12 +46,14 @@ export const Money = (name: string) =>
     .max(100_000_000, `${name} is too large`)
     .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, `${name} can have at most two decimals`);
 
+// PostgreSQL text cannot hold a NUL character: it is refused here, as a 400 naming the field, not a failed insert.
 const text = (name: string, max: number) =>
   z
     .string({ error: `${name} is required` })
     .trim()
     .min(1, `${name} is required`)
-    .max(max, `${name} must be at most ${max} characters`);
+    .max(max, `${name} must be at most ${max} characters`)
+    .refine((v) => !v.includes('\u0000'), `${name} must not contain a NUL character`);
 
 // ---- queries ----
 
@@ -83,14 +85,23 @@ export const ContractBody = z.strictObject({ version: Version });
 const isoDate = z
   .string({ error: 'paidAt is required' })
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'paidAt must be a date (YYYY-MM-DD)')
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'paidAt must be a real date');
+  // A real day round-trips; Date.parse alone would roll 2025-02-30 over to March.
+  .refine((v) => {
+    const day = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === v;
+  }, 'paidAt must be a real date');
 
 export const PaymentBody = z.strictObject({
   version: Version,
   amount: Money('amount'),
   method: PaymentMethod,
   paidAt: isoDate,
-  reference: z.string().trim().max(200, 'reference must be at most 200 characters').default(''),
+  reference: z
+    .string()
+    .trim()
+    .max(200, 'reference must be at most 200 characters')
+    .refine((v) => !v.includes('\u0000'), 'reference must not contain a NUL character')
+    .default(''),
 });
 export type PaymentBody = z.infer<typeof PaymentBody>;
 

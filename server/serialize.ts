@@ -27,9 +27,9 @@ type VisitRow = typeof visits.$inferSelect;
 
 const iso = (value: string) => new Date(value).toISOString();
 
-/** What is still owed: null while no total is set, never below zero. */
+/** What is still owed: null while no total is set, never below zero, in whole cents (no 0.30000000000000004). */
 export function leftToPay(row: Pick<RequestRow, 'totalAmount' | 'paid'>): number | null {
-  return row.totalAmount === null ? null : Math.max(0, row.totalAmount - row.paid);
+  return row.totalAmount === null ? null : Math.max(0, Math.round(row.totalAmount * 100) - Math.round(row.paid * 100)) / 100;
 }
 
 /** Paid in full: a total is set and nothing is left to pay. Gates the final file and Live Details. */

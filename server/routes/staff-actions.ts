@@ -1,5 +1,588 @@
-import type { FastifyInstance } from 'fastify';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { RequestStatus } from '../../domain/enums.ts';
+import { formatMoney } from '../../domain/format.ts';
+import { allowedActions, blockedReason, findTransition, type LifecycleState, nextStatuses, type TransitionAction } from '../../domain/lifecycle.ts';
+import { envelope } from '../../domain/schemas.ts';
+import {
+  ApprovalBody,
+  ContractBody,
+  PaymentBody,
+  paymentMethodLabel,
+  RoleBody,
+  StaffClient,
+  StaffDeal,
+  StaffRequest,
+  TransitionBody,
+  Version,
+} from '../../domain/staff.ts';
+import { findTool, toolByBackendName } from '../../domain/tools.ts';
+import { type AuditRecord, writeAudit } from '../audit.ts';
 import type { AppContext } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { deals, files, notifications, productRequests, users } from '../db/schema.ts';
+import { conflict, HttpError, notFound } from '../errors.ts';
+import { renderInvoicePdf } from '../invoices.ts';
+import { clientName, isFullyPaid, toStaffClient, toStaffDeal, toStaffRequest } from '../serialize.ts';
+import { createSignedLinks } from '../signed-links.ts';
+import { cleanFileName, formatBytes, type StoredFile, UUID } from '../storage.ts';
 
-/** Staff workspace writes: lifecycle transitions, contract, payments, final file, approval, roles. */
-export async function staffActionRoutes(_app: FastifyInstance, _ctx: AppContext) {}
+type RequestRow = typeof productRequests.$inferSelect;
+type UserRow = typeof users.$inferSelect;
+type Actor = AuditRecord['actor'];
+
+const RequestParams = z.strictObject({ requestId: z.string().max(100) });
+const UserParams = z.strictObject({
+  uid: z
+    .string()
+    .trim()
+    .min(1, 'uid is required')
+    .max(128, 'uid must be at most 128 characters')
+    .regex(/^[^\u0000-\u001f]+$/, 'uid must not contain control characters'),
+});
+
+/** What app.ts's multipart onFile turns a file part into (as in routes/files.ts); a text part or two files are refused. */
+const FilePart = z.object(
+  { filename: z.string(), mimetype: z.string(), data: z.instanceof(Buffer) },
+  { error: 'file is required: send one file part named "file"' },
+);
+/** Multipart text parts arrive as strings, so the version is coerced; the rules are Version's. */
+const FinalFileBody = z.object({
+  file: FilePart,
+  version: z.coerce.number({ error: 'version is required' }).pipe(Version),
+});
+
+const PaymentAnswer = envelope(z.object({ request: StaffRequest, deal: StaffDeal }));
+
+/**
+ * Staff workspace writes: lifecycle transitions, contract, payments, final file, approval, roles.
+ * Each one locks its row, checks the lifecycle table (domain/lifecycle.ts) and the caller's version,
+ * then writes the change, its audit row and the client's notification in one transaction. The client
+ * is poked after the commit, so their app pulls the change (docs/decisions/006-staff-workspace.md).
+ */
+export async function staffActionRoutes(app: FastifyInstance, ctx: AppContext) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const staff = { onRequest: app.requireStaff };
+  const links = createSignedLinks(ctx.config.downloadSecret);
+
+  api.post(
+    '/staff/requests/:requestId/transition',
+    {
+      ...staff,
+      schema: {
+        tags: ['staff'],
+        summary: 'Moves a request to another status, as the lifecycle table allows (price, start, complete, reject)',
+        params: RequestParams,
+        body: TransitionBody,
+        response: { 200: envelope(StaffRequest) },
+      },
+    },
+    async (request) => {
+      const { requestId } = request.params;
+      const row = await ctx.db.transaction(async (tx) => transition(tx, await lockRequest(tx, requestId), request.body, actorOf(request)));
+      await ctx.events.poke(row.userId);
+      return { data: toStaffRequest(row) };
+    },
+  );
+
+  api.post(
+    '/staff/requests/:requestId/contract',
+    {
+      ...staff,
+      schema: { tags: ['staff'], summary: 'Marks the contract as signed', params: RequestParams, body: ContractBody, response: { 200: envelope(StaffRequest) } },
+    },
+    async (request) => {
+      const { requestId } = request.params;
+      const row = await ctx.db.transaction(async (tx) => markContractSigned(tx, await lockRequest(tx, requestId), request.body.version, actorOf(request)));
+      await ctx.events.poke(row.userId);
+      return { data: toStaffRequest(row) };
+    },
+  );
+
+  api.post(
+    '/staff/requests/:requestId/payments',
+    {
+      ...staff,
+      schema: {
+        tags: ['staff'],
+        summary: 'Records a payment: a deal with its invoice PDF; never more than what is left to pay',
+        params: RequestParams,
+        body: PaymentBody,
+        response: { 201: PaymentAnswer },
+      },
+    },
+    async (request, reply) => {
+      const { requestId } = request.params;
+      const written: StoredFile[] = [];
+      try {
+        const result = await ctx.db.transaction(async (tx) => {
+          const row = await lockRequest(tx, requestId);
+          return recordPayment(tx, row, request.body, actorOf(request), async (pdf, name) => {
+            const stored = await ctx.storage.save(pdf, name);
+            written.push(stored);
+            return stored;
+          });
+        });
+        await ctx.events.poke(result.request.userId);
+        return reply.status(201).send({ data: { request: toStaffRequest(result.request), deal: toStaffDeal(result.deal, links) } });
+      } catch (err) {
+        // The transaction rolled back: the invoice it stored must not stay behind without its row.
+        await Promise.allSettled(written.map((file) => ctx.storage.remove(file.storedName)));
+        throw err;
+      }
+    },
+  );
+
+  api.post(
+    '/staff/requests/:requestId/final-file',
+    {
+      ...staff,
+      // @fastify/multipart stops a part at the size cap while the body is read, before the handler runs.
+      errorHandler: (error: FastifyError) => {
+        if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, 'FILE_TOO_LARGE', `The file must be at most ${formatBytes(ctx.storage.maxBytes)}`);
+        if (error.code === 'FST_FILES_LIMIT') throw new HttpError(413, 'TOO_MANY_FILES', 'Send one file part named "file"');
+        throw error;
+      },
+      schema: {
+        tags: ['staff'],
+        summary: 'Uploads (or replaces) the final report: multipart, one file part `file` and a text part `version`',
+        consumes: ['multipart/form-data'],
+        params: RequestParams,
+        body: FinalFileBody,
+        response: { 201: envelope(StaffRequest) },
+      },
+    },
+    async (request, reply) => {
+      const { requestId } = request.params;
+      const part = request.body.file;
+      const upload = { name: cleanFileName(part.filename), data: part.data };
+      const written: StoredFile[] = [];
+      try {
+        const row = await ctx.db.transaction(async (tx) => {
+          const locked = await lockRequest(tx, requestId);
+          return deliverFinalFile(tx, locked, request.body.version, actorOf(request), async () => {
+            const stored = await ctx.storage.save(upload.data, upload.name);
+            written.push(stored);
+            return { ...stored, name: upload.name };
+          });
+        });
+        await ctx.events.poke(row.userId);
+        return reply.status(201).send({ data: toStaffRequest(row) });
+      } catch (err) {
+        await Promise.allSettled(written.map((file) => ctx.storage.remove(file.storedName)));
+        throw err;
+      }
+    },
+  );
+
+  api.post(
+    '/staff/clients/:uid/approval',
+    {
+      ...staff,
+      schema: {
+        tags: ['staff'],
+        summary: 'Approves a lead: they become a client and can order services',
+        params: UserParams,
+        body: ApprovalBody,
+        response: { 200: envelope(StaffClient) },
+      },
+    },
+    async (request) => {
+      const { uid } = request.params;
+      const row = await ctx.db.transaction(async (tx) => approveClient(tx, await lockUser(tx, uid), request.body.version, actorOf(request)));
+      await ctx.events.poke(row.uid);
+      return { data: toStaffClient(row) };
+    },
+  );
+
+  api.put(
+    '/staff/users/:uid/role',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags: ['staff', 'admin'],
+        summary: 'Grants or revokes the staff role (admins only); it applies from the user\'s next request',
+        params: UserParams,
+        body: RoleBody,
+        response: { 200: envelope(StaffClient) },
+      },
+    },
+    async (request) => {
+      const { uid } = request.params;
+      const row = await ctx.db.transaction(async (tx) => setStaffRole(tx, await lockUser(tx, uid), request.body, actorOf(request)));
+      await ctx.events.poke(row.uid);
+      return { data: toStaffClient(row) };
+    },
+  );
+}
+
+function actorOf(request: FastifyRequest): Actor {
+  return { uid: request.user!.uid, email: request.user!.email };
+}
+
+// ---- rows, locks and the common checks ----
+
+/** The request, locked until the transaction ends, so two staff writes on it run one after the other. */
+async function lockRequest(tx: Db, requestId: string): Promise<RequestRow> {
+  if (!UUID.test(requestId)) throw notFound('Request not found');
+  const [row] = await tx.select().from(productRequests).where(eq(productRequests.id, requestId)).for('update');
+  if (!row) throw notFound('Request not found');
+  return row;
+}
+
+async function lockUser(tx: Db, uid: string): Promise<UserRow> {
+  const [row] = await tx.select().from(users).where(eq(users.uid, uid)).for('update');
+  if (!row) throw notFound(`User ${uid} not found`);
+  return row;
+}
+
+/** Money is stored in dollars as doubles; every comparison and sum is done in whole cents. */
+const toCents = (dollars: number) => Math.round(dollars * 100);
+const toDollars = (cents: number) => cents / 100;
+
+function lifecycleState(row: RequestRow, paidCents = toCents(row.paid)): LifecycleState {
+  return {
+    status: row.status as RequestStatus,
+    hasFinalFile: row.finalFileId !== null,
+    contractSigned: row.contractSigned,
+    leftToPay: row.totalAmount === null ? null : toDollars(Math.max(0, toCents(row.totalAmount) - paidCents)),
+  };
+}
+
+/** 409 with what the workspace needs to redraw its buttons: the status, where it may go, what may be done. */
+function notAllowed(code: string, message: string, state: LifecycleState): HttpError {
+  return conflict(code, message, { status: state.status, allowed: nextStatuses(state.status), allowedActions: allowedActions(state) });
+}
+
+function checkRequestVersion(row: RequestRow, version: number): void {
+  if (version === row.version) return;
+  throw conflict('VERSION_CONFLICT', 'Someone else changed this request since you opened it. Look at it again, then retry.', { current: toStaffRequest(row) });
+}
+
+function checkUserVersion(row: UserRow, version: number): void {
+  if (version === row.version) return;
+  throw conflict('VERSION_CONFLICT', 'Someone else changed this user since you opened them. Look again, then retry.', { current: toStaffClient(row) });
+}
+
+const validation = (message: string) => new HttpError(400, 'VALIDATION_FAILED', message);
+
+function toolHeader(row: RequestRow): string {
+  return toolByBackendName(row.productRequestType)?.header ?? findTool(row.toolId)?.header ?? row.productRequestType;
+}
+
+async function notifyUser(tx: Db, userId: string, message: string): Promise<void> {
+  await tx.insert(notifications).values({ userId, message });
+}
+
+// ---- transitions ----
+
+interface Change {
+  set: Partial<RequestRow>;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
+
+async function transition(tx: Db, row: RequestRow, body: TransitionBody, actor: Actor): Promise<RequestRow> {
+  const state = lifecycleState(row);
+  const move = findTransition(state.status, body.to);
+  if (!move) {
+    const allowed = nextStatuses(state.status);
+    const message = `A request that is ${state.status} cannot move to ${body.to}. Allowed: ${allowed.length ? allowed.join(', ') : 'none'}.`;
+    throw notAllowed('ILLEGAL_TRANSITION', message, state);
+  }
+  checkRequestVersion(row, body.version);
+  const change = transitionChange(move.action, row, body, state);
+  const [updated] = await tx
+    .update(productRequests)
+    .set({ ...change.set, status: body.to, version: row.version + 1, updatedAt: sql`now()` })
+    .where(eq(productRequests.id, row.id))
+    .returning();
+  await writeAudit(tx, {
+    actor,
+    action: move.action === 'price' ? 'price' : 'transition',
+    entityType: 'request',
+    entityId: row.id,
+    subjectUid: row.userId,
+    requestId: row.id,
+    before: { status: row.status, ...change.before },
+    after: { status: updated.status, ...change.after },
+  });
+  await notifyUser(tx, row.userId, transitionMessage(move.action, updated));
+  return updated;
+}
+
+/** What each transition needs from the body and what it changes besides the status. */
+function transitionChange(action: TransitionAction, row: RequestRow, body: TransitionBody, state: LifecycleState): Change {
+  switch (action) {
+    case 'price': {
+      if (body.totalAmount === undefined) throw validation('totalAmount: the price is required to move a request to Waiting for actions');
+      const contractSigned = body.contractSigned ?? false;
+      return {
+        set: { totalAmount: body.totalAmount, contractSigned },
+        before: { totalAmount: row.totalAmount, contractSigned: row.contractSigned },
+        after: { totalAmount: body.totalAmount, contractSigned },
+      };
+    }
+    case 'complete': {
+      const blocked = blockedReason('complete', state);
+      if (blocked) throw notAllowed('FINAL_FILE_REQUIRED', blocked, state);
+      return { set: {}, before: {}, after: {} };
+    }
+    case 'reject': {
+      if (body.reason === undefined) throw validation('reason: the reason is required to reject a request (the client reads it)');
+      return { set: { rejectionReason: body.reason }, before: { rejectionReason: row.rejectionReason }, after: { rejectionReason: body.reason } };
+    }
+    case 'start':
+      return { set: {}, before: {}, after: {} };
+  }
+}
+
+function transitionMessage(action: TransitionAction, row: RequestRow): string {
+  const tool = toolHeader(row);
+  switch (action) {
+    case 'price':
+      return `Your ${tool} request has been priced at ${formatMoney(row.totalAmount)}. You can pay it now; the work can start before full payment.`;
+    case 'start':
+      return `Work has started on your ${tool} request.`;
+    case 'complete':
+      return isFullyPaid(row)
+        ? `Your ${tool} request is Done. The final report is ready to download.`
+        : `Your ${tool} request is Done. The final report can be downloaded once it is paid in full.`;
+    case 'reject':
+      return `Your ${tool} request was rejected: ${row.rejectionReason ?? ''}`;
+  }
+}
+
+// ---- contract ----
+
+async function markContractSigned(tx: Db, row: RequestRow, version: number, actor: Actor): Promise<RequestRow> {
+  const state = lifecycleState(row);
+  const blocked = blockedReason('contract', state);
+  if (blocked) throw notAllowed('ACTION_NOT_ALLOWED', blocked, state);
+  checkRequestVersion(row, version);
+  const [updated] = await tx
+    .update(productRequests)
+    .set({ contractSigned: true, version: row.version + 1, updatedAt: sql`now()` })
+    .where(eq(productRequests.id, row.id))
+    .returning();
+  await writeAudit(tx, {
+    actor,
+    action: 'contract',
+    entityType: 'request',
+    entityId: row.id,
+    subjectUid: row.userId,
+    requestId: row.id,
+    before: { contractSigned: false },
+    after: { contractSigned: true },
+  });
+  return updated;
+}
+
+// ---- payments ----
+
+/** What the deals of a request add up to, in cents: the one source of `paid`. */
+async function paidCentsOf(tx: Db, requestId: string): Promise<number> {
+  const [row] = await tx
+    .select({ cents: sql<string>`coalesce(sum(round(${deals.amount}::numeric * 100)), 0)::text` })
+    .from(deals)
+    .where(eq(deals.requestId, requestId));
+  return Number(row.cents);
+}
+
+/** One sequence, so two payments recorded at once never share a number (gaps after a rollback are fine). */
+async function nextInvoiceNumber(tx: Db): Promise<string> {
+  const result = await tx.execute(sql`SELECT nextval('invoice_number_seq')::text AS n`);
+  const [row] = (result as unknown as { rows: { n: string }[] }).rows;
+  return `INV-${row.n}`;
+}
+
+type SaveFile = (data: Buffer, name: string) => Promise<StoredFile>;
+
+async function recordPayment(tx: Db, row: RequestRow, body: PaymentBody, actor: Actor, save: SaveFile) {
+  const paidBefore = await paidCentsOf(tx, row.id);
+  const state = lifecycleState(row, paidBefore);
+  const blocked = blockedReason('payment', state);
+  if (blocked) throw notAllowed('ACTION_NOT_ALLOWED', blocked, state);
+  checkRequestVersion(row, body.version);
+  const amount = toCents(body.amount);
+  const total = toCents(row.totalAmount!);
+  const leftBefore = total - paidBefore;
+  if (amount > leftBefore) throw validation(`amount: ${formatMoney(toDollars(amount))} is more than the ${formatMoney(toDollars(leftBefore))} left to pay`);
+
+  const invoiceNumber = await nextInvoiceNumber(tx);
+  const invoiceFileId = await storeInvoice(tx, row, { invoiceNumber, amount, total, paidToDate: paidBefore + amount, body }, save);
+  const [deal] = await tx
+    .insert(deals)
+    .values({
+      requestId: row.id,
+      userId: row.userId,
+      productRequestType: row.productRequestType,
+      amount: toDollars(amount),
+      invoiceUrl: invoiceFileId,
+      method: body.method,
+      reference: body.reference || null,
+      paidAt: body.paidAt,
+      invoiceNumber,
+      recordedBy: actor.uid,
+    })
+    .returning();
+  const paidAfter = await paidCentsOf(tx, row.id);
+  const [updated] = await tx
+    .update(productRequests)
+    .set({ paid: toDollars(paidAfter), version: row.version + 1, updatedAt: sql`now()` })
+    .where(eq(productRequests.id, row.id))
+    .returning();
+  await writeAudit(tx, {
+    actor,
+    action: 'payment',
+    entityType: 'deal',
+    entityId: deal.id,
+    subjectUid: row.userId,
+    requestId: row.id,
+    before: { paid: toDollars(paidBefore), leftToPay: toDollars(leftBefore) },
+    after: { paid: toDollars(paidAfter), leftToPay: toDollars(total - paidAfter), dealId: deal.id, invoiceNumber, amount: deal.amount, method: body.method },
+  });
+  await notifyUser(tx, row.userId, paymentMessage(updated, deal.amount, invoiceNumber, paidAfter >= total));
+  return { request: updated, deal };
+}
+
+interface InvoiceFacts {
+  invoiceNumber: string;
+  /** Cents, like the totals below. */
+  amount: number;
+  total: number;
+  paidToDate: number;
+  body: PaymentBody;
+}
+
+/** Renders and stores the invoice PDF and its files row; returns the file id the deal points to. */
+async function storeInvoice(tx: Db, row: RequestRow, facts: InvoiceFacts, save: SaveFile): Promise<string> {
+  const [client] = await tx.select().from(users).where(eq(users.uid, row.userId));
+  const pdf = await renderInvoicePdf({
+    number: facts.invoiceNumber,
+    date: new Date(),
+    client: { name: clientName(client), email: client.email },
+    service: toolHeader(row),
+    requestId: row.id,
+    amount: toDollars(facts.amount),
+    paidAt: facts.body.paidAt,
+    method: paymentMethodLabel[facts.body.method],
+    reference: facts.body.reference,
+    total: toDollars(facts.total),
+    paidToDate: toDollars(facts.paidToDate),
+    leftToPay: toDollars(facts.total - facts.paidToDate),
+  });
+  const name = `${facts.invoiceNumber}.pdf`;
+  const stored = await save(pdf, name);
+  const [file] = await tx
+    .insert(files)
+    .values({
+      userId: row.userId,
+      kind: 'invoice',
+      requestId: row.id,
+      originalName: name,
+      storedName: stored.storedName,
+      contentType: stored.contentType,
+      size: stored.size,
+      sha256: stored.sha256,
+    })
+    .returning({ id: files.id });
+  return file.id;
+}
+
+function paymentMessage(row: RequestRow, amount: number, invoiceNumber: string, paidInFull: boolean): string {
+  const tool = toolHeader(row);
+  const received = `We received your payment of ${formatMoney(amount)} for ${tool}. Invoice ${invoiceNumber} is in Settings → Billings.`;
+  return paidInFull ? `${received} Your ${tool} request is now paid in full.` : received;
+}
+
+// ---- final file ----
+
+type SaveUpload = () => Promise<StoredFile & { name: string }>;
+
+async function deliverFinalFile(tx: Db, row: RequestRow, version: number, actor: Actor, save: SaveUpload): Promise<RequestRow> {
+  const state = lifecycleState(row);
+  const blocked = blockedReason('deliver', state);
+  if (blocked) throw notAllowed('ACTION_NOT_ALLOWED', blocked, state);
+  checkRequestVersion(row, version);
+  const previous = row.finalFileId ? (await tx.select().from(files).where(eq(files.id, row.finalFileId)))[0] : undefined;
+  const stored = await save();
+  const [file] = await tx
+    .insert(files)
+    .values({
+      userId: row.userId,
+      kind: 'final',
+      requestId: row.id,
+      field: null,
+      originalName: stored.name,
+      storedName: stored.storedName,
+      contentType: stored.contentType,
+      size: stored.size,
+      sha256: stored.sha256,
+    })
+    .returning();
+  // The previous final file's row stays: the request page lists every delivery.
+  const [updated] = await tx
+    .update(productRequests)
+    .set({ finalFileId: file.id, version: row.version + 1, updatedAt: sql`now()` })
+    .where(eq(productRequests.id, row.id))
+    .returning();
+  await writeAudit(tx, {
+    actor,
+    action: 'deliver',
+    entityType: 'file',
+    entityId: file.id,
+    subjectUid: row.userId,
+    requestId: row.id,
+    before: previous ? { finalFileId: previous.id, sha256: previous.sha256, name: previous.originalName } : { finalFileId: row.finalFileId, sha256: null, name: null },
+    after: { finalFileId: file.id, sha256: file.sha256, name: file.originalName },
+  });
+  return updated;
+}
+
+// ---- approval and roles ----
+
+async function approveClient(tx: Db, row: UserRow, version: number, actor: Actor): Promise<UserRow> {
+  if (row.isClient) throw conflict('ALREADY_APPROVED', `${row.email} is already an approved client.`, { current: toStaffClient(row) });
+  checkUserVersion(row, version);
+  const [updated] = await tx
+    .update(users)
+    .set({ isClient: true, version: row.version + 1 })
+    .where(eq(users.uid, row.uid))
+    .returning();
+  await writeAudit(tx, {
+    actor,
+    action: 'approve',
+    entityType: 'user',
+    entityId: row.uid,
+    subjectUid: row.uid,
+    before: { isClient: false },
+    after: { isClient: true },
+  });
+  await notifyUser(tx, row.uid, 'Your account has been approved. You can now order our services.');
+  return updated;
+}
+
+async function setStaffRole(tx: Db, row: UserRow, body: z.infer<typeof RoleBody>, actor: Actor): Promise<UserRow> {
+  // An admin is staff whatever is_staff says, so revoking one would change nothing and mislead.
+  if (!body.staff && row.uid === actor.uid) throw conflict('CANNOT_REVOKE_SELF', 'You cannot remove your own staff role. Ask another admin.');
+  if (!body.staff && row.isAdmin) throw conflict('ADMIN_IS_STAFF', `${row.email} is an admin, and admins are always staff. Their staff role cannot be removed here.`);
+  checkUserVersion(row, body.version);
+  const [updated] = await tx
+    .update(users)
+    .set({ isStaff: body.staff, version: row.version + 1 })
+    .where(eq(users.uid, row.uid))
+    .returning();
+  await writeAudit(tx, {
+    actor,
+    action: 'role',
+    entityType: 'user',
+    entityId: row.uid,
+    subjectUid: row.uid,
+    before: { isStaff: row.isStaff },
+    after: { isStaff: body.staff },
+  });
+  return updated;
+}
