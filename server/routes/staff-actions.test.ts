@@ -251,11 +251,15 @@ describe.each(backends())('staff write API (%s)', (backend) => {
       expect(await auditOf(row.id)).toHaveLength(0);
     });
 
-    it('an illegal move is refused before the version is looked at', async () => {
+    it('a move made from an old version is a conflict, even when the status has moved on: it says what is allowed now', async () => {
       const row = await requestIn('Done', { version: 5 });
       const res = await transition(row.id, { to: 'Pending', version: 1 });
-      expect(errorOf(res).code).toBe('ILLEGAL_TRANSITION');
-      expect(errorOf(res).message).toBe('A request that is Done cannot move to Pending. Allowed: none.');
+      expect(res.statusCode).toBe(409);
+      expect(errorOf(res).code).toBe('VERSION_CONFLICT');
+      expect(errorOf(res).details).toMatchObject({ current: { version: 5, status: 'Done' }, status: 'Done', allowed: [] });
+      const fresh = await transition(row.id, { to: 'Pending', version: 5 });
+      expect(errorOf(fresh).code).toBe('ILLEGAL_TRANSITION');
+      expect(errorOf(fresh).message).toBe('A request that is Done cannot move to Pending. Allowed: none.');
     });
 
     it('two staff acting on the same request at once: one wins, the other gets VERSION_CONFLICT', async () => {

@@ -256,9 +256,19 @@ function notAllowed(code: string, message: string, state: LifecycleState): HttpE
   return conflict(code, message, { status: state.status, allowed: nextStatuses(state.status), allowedActions: allowedActions(state) });
 }
 
+/**
+ * Checked before the lifecycle: an action made from an old view is a conflict even when the status has
+ * moved on, so the workspace shows what changed instead of a bare refusal.
+ */
 function checkRequestVersion(row: RequestRow, version: number): void {
   if (version === row.version) return;
-  throw conflict('VERSION_CONFLICT', 'Someone else changed this request since you opened it. Look at it again, then retry.', { current: toStaffRequest(row) });
+  const state = lifecycleState(row);
+  throw conflict('VERSION_CONFLICT', 'Someone else changed this request since you opened it. Look at it again, then retry.', {
+    current: toStaffRequest(row),
+    status: state.status,
+    allowed: nextStatuses(state.status),
+    allowedActions: allowedActions(state),
+  });
 }
 
 function checkUserVersion(row: UserRow, version: number): void {
@@ -285,6 +295,7 @@ interface Change {
 }
 
 async function transition(tx: Db, row: RequestRow, body: TransitionBody, actor: Actor): Promise<RequestRow> {
+  checkRequestVersion(row, body.version);
   const state = lifecycleState(row);
   const move = findTransition(state.status, body.to);
   if (!move) {
@@ -292,7 +303,6 @@ async function transition(tx: Db, row: RequestRow, body: TransitionBody, actor: 
     const message = `A request that is ${state.status} cannot move to ${body.to}. Allowed: ${allowed.length ? allowed.join(', ') : 'none'}.`;
     throw notAllowed('ILLEGAL_TRANSITION', message, state);
   }
-  checkRequestVersion(row, body.version);
   const change = transitionChange(move.action, row, body, state);
   const [updated] = await tx
     .update(productRequests)
@@ -358,10 +368,10 @@ function transitionMessage(action: TransitionAction, row: RequestRow): string {
 // ---- contract ----
 
 async function markContractSigned(tx: Db, row: RequestRow, version: number, actor: Actor): Promise<RequestRow> {
+  checkRequestVersion(row, version);
   const state = lifecycleState(row);
   const blocked = blockedReason('contract', state);
   if (blocked) throw notAllowed('ACTION_NOT_ALLOWED', blocked, state);
-  checkRequestVersion(row, version);
   const [updated] = await tx
     .update(productRequests)
     .set({ contractSigned: true, version: row.version + 1, updatedAt: sql`now()` })
@@ -401,11 +411,11 @@ async function nextInvoiceNumber(tx: Db): Promise<string> {
 type SaveFile = (data: Buffer, name: string) => Promise<StoredFile>;
 
 async function recordPayment(tx: Db, row: RequestRow, body: PaymentBody, actor: Actor, save: SaveFile) {
+  checkRequestVersion(row, body.version);
   const paidBefore = await paidCentsOf(tx, row.id);
   const state = lifecycleState(row, paidBefore);
   const blocked = blockedReason('payment', state);
   if (blocked) throw notAllowed('ACTION_NOT_ALLOWED', blocked, state);
-  checkRequestVersion(row, body.version);
   const amount = toCents(body.amount);
   const total = toCents(row.totalAmount!);
   const leftBefore = total - paidBefore;
@@ -503,10 +513,10 @@ function paymentMessage(row: RequestRow, amount: number, invoiceNumber: string, 
 type SaveUpload = () => Promise<StoredFile & { name: string }>;
 
 async function deliverFinalFile(tx: Db, row: RequestRow, version: number, actor: Actor, save: SaveUpload): Promise<RequestRow> {
+  checkRequestVersion(row, version);
   const state = lifecycleState(row);
   const blocked = blockedReason('deliver', state);
   if (blocked) throw notAllowed('ACTION_NOT_ALLOWED', blocked, state);
-  checkRequestVersion(row, version);
   const previous = row.finalFileId ? (await tx.select().from(files).where(eq(files.id, row.finalFileId)))[0] : undefined;
   const stored = await save();
   const [file] = await tx
