@@ -22,7 +22,12 @@ import { Route as AuthFilesRouteImport } from './routes/_auth/files'
 import { Route as AuthInitialFormRouteImport } from './routes/_auth/initial-form'
 import { Route as AuthNotificationsRouteImport } from './routes/_auth/notifications'
 import { Route as AuthSettingsRouteImport } from './routes/_auth/settings'
+import { Route as AuthStaffRouteImport } from './routes/_auth/staff'
+import { Route as AuthStaffIndexRouteImport } from './routes/_auth/staff/index'
+import { Route as AuthStaffTeamRouteImport } from './routes/_auth/staff/team'
 import { Route as AuthToolToolnameRouteImport } from './routes/_auth/tool.$toolname'
+import { Route as AuthStaffClientsUidRouteImport } from './routes/_auth/staff/clients.$uid'
+import { Route as AuthStaffRequestsRequestIdRouteImport } from './routes/_auth/staff/requests.$requestId'
 
 const AuthRoute = AuthRouteImport.update({
   id: '/_auth',
@@ -88,11 +93,37 @@ const AuthSettingsRoute = AuthSettingsRouteImport.update({
   path: '/settings',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthStaffRoute = AuthStaffRouteImport.update({
+  id: '/staff',
+  path: '/staff',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AuthStaffIndexRoute = AuthStaffIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AuthStaffRoute,
+} as any)
+const AuthStaffTeamRoute = AuthStaffTeamRouteImport.update({
+  id: '/team',
+  path: '/team',
+  getParentRoute: () => AuthStaffRoute,
+} as any)
 const AuthToolToolnameRoute = AuthToolToolnameRouteImport.update({
   id: '/tool/$toolname',
   path: '/tool/$toolname',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthStaffClientsUidRoute = AuthStaffClientsUidRouteImport.update({
+  id: '/clients/$uid',
+  path: '/clients/$uid',
+  getParentRoute: () => AuthStaffRoute,
+} as any)
+const AuthStaffRequestsRequestIdRoute =
+  AuthStaffRequestsRequestIdRouteImport.update({
+    id: '/requests/$requestId',
+    path: '/requests/$requestId',
+    getParentRoute: () => AuthStaffRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AuthIndexRoute
@@ -107,7 +138,12 @@ export interface FileRoutesByFullPath {
   '/initial-form': typeof AuthInitialFormRoute
   '/notifications': typeof AuthNotificationsRoute
   '/settings': typeof AuthSettingsRoute
+  '/staff': typeof AuthStaffRouteWithChildren
+  '/staff/team': typeof AuthStaffTeamRoute
   '/tool/$toolname': typeof AuthToolToolnameRoute
+  '/staff/': typeof AuthStaffIndexRoute
+  '/staff/clients/$uid': typeof AuthStaffClientsUidRoute
+  '/staff/requests/$requestId': typeof AuthStaffRequestsRequestIdRoute
 }
 export interface FileRoutesByTo {
   '/initial-password': typeof InitialPasswordRoute
@@ -122,7 +158,11 @@ export interface FileRoutesByTo {
   '/notifications': typeof AuthNotificationsRoute
   '/settings': typeof AuthSettingsRoute
   '/': typeof AuthIndexRoute
+  '/staff/team': typeof AuthStaffTeamRoute
   '/tool/$toolname': typeof AuthToolToolnameRoute
+  '/staff': typeof AuthStaffIndexRoute
+  '/staff/clients/$uid': typeof AuthStaffClientsUidRoute
+  '/staff/requests/$requestId': typeof AuthStaffRequestsRequestIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -138,8 +178,13 @@ export interface FileRoutesById {
   '/_auth/initial-form': typeof AuthInitialFormRoute
   '/_auth/notifications': typeof AuthNotificationsRoute
   '/_auth/settings': typeof AuthSettingsRoute
+  '/_auth/staff': typeof AuthStaffRouteWithChildren
   '/_auth/': typeof AuthIndexRoute
+  '/_auth/staff/team': typeof AuthStaffTeamRoute
   '/_auth/tool/$toolname': typeof AuthToolToolnameRoute
+  '/_auth/staff/': typeof AuthStaffIndexRoute
+  '/_auth/staff/clients/$uid': typeof AuthStaffClientsUidRoute
+  '/_auth/staff/requests/$requestId': typeof AuthStaffRequestsRequestIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -156,7 +201,12 @@ export interface FileRouteTypes {
     | '/initial-form'
     | '/notifications'
     | '/settings'
+    | '/staff'
+    | '/staff/team'
     | '/tool/$toolname'
+    | '/staff/'
+    | '/staff/clients/$uid'
+    | '/staff/requests/$requestId'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/initial-password'
@@ -171,7 +221,11 @@ export interface FileRouteTypes {
     | '/notifications'
     | '/settings'
     | '/'
+    | '/staff/team'
     | '/tool/$toolname'
+    | '/staff'
+    | '/staff/clients/$uid'
+    | '/staff/requests/$requestId'
   id:
     | '__root__'
     | '/_auth'
@@ -186,8 +240,13 @@ export interface FileRouteTypes {
     | '/_auth/initial-form'
     | '/_auth/notifications'
     | '/_auth/settings'
+    | '/_auth/staff'
     | '/_auth/'
+    | '/_auth/staff/team'
     | '/_auth/tool/$toolname'
+    | '/_auth/staff/'
+    | '/_auth/staff/clients/$uid'
+    | '/_auth/staff/requests/$requestId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -290,6 +349,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthSettingsRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/staff': {
+      id: '/_auth/staff'
+      path: '/staff'
+      fullPath: '/staff'
+      preLoaderRoute: typeof AuthStaffRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/_auth/staff/': {
+      id: '/_auth/staff/'
+      path: '/'
+      fullPath: '/staff/'
+      preLoaderRoute: typeof AuthStaffIndexRouteImport
+      parentRoute: typeof AuthStaffRoute
+    }
+    '/_auth/staff/team': {
+      id: '/_auth/staff/team'
+      path: '/team'
+      fullPath: '/staff/team'
+      preLoaderRoute: typeof AuthStaffTeamRouteImport
+      parentRoute: typeof AuthStaffRoute
+    }
     '/_auth/tool/$toolname': {
       id: '/_auth/tool/$toolname'
       path: '/tool/$toolname'
@@ -297,8 +377,40 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthToolToolnameRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/staff/clients/$uid': {
+      id: '/_auth/staff/clients/$uid'
+      path: '/clients/$uid'
+      fullPath: '/staff/clients/$uid'
+      preLoaderRoute: typeof AuthStaffClientsUidRouteImport
+      parentRoute: typeof AuthStaffRoute
+    }
+    '/_auth/staff/requests/$requestId': {
+      id: '/_auth/staff/requests/$requestId'
+      path: '/requests/$requestId'
+      fullPath: '/staff/requests/$requestId'
+      preLoaderRoute: typeof AuthStaffRequestsRequestIdRouteImport
+      parentRoute: typeof AuthStaffRoute
+    }
   }
 }
+
+interface AuthStaffRouteChildren {
+  AuthStaffTeamRoute: typeof AuthStaffTeamRoute
+  AuthStaffIndexRoute: typeof AuthStaffIndexRoute
+  AuthStaffClientsUidRoute: typeof AuthStaffClientsUidRoute
+  AuthStaffRequestsRequestIdRoute: typeof AuthStaffRequestsRequestIdRoute
+}
+
+const AuthStaffRouteChildren: AuthStaffRouteChildren = {
+  AuthStaffTeamRoute: AuthStaffTeamRoute,
+  AuthStaffIndexRoute: AuthStaffIndexRoute,
+  AuthStaffClientsUidRoute: AuthStaffClientsUidRoute,
+  AuthStaffRequestsRequestIdRoute: AuthStaffRequestsRequestIdRoute,
+}
+
+const AuthStaffRouteWithChildren = AuthStaffRoute._addFileChildren(
+  AuthStaffRouteChildren,
+)
 
 interface AuthRouteChildren {
   AuthContactRequestsRoute: typeof AuthContactRequestsRoute
@@ -309,6 +421,7 @@ interface AuthRouteChildren {
   AuthInitialFormRoute: typeof AuthInitialFormRoute
   AuthNotificationsRoute: typeof AuthNotificationsRoute
   AuthSettingsRoute: typeof AuthSettingsRoute
+  AuthStaffRoute: typeof AuthStaffRouteWithChildren
   AuthIndexRoute: typeof AuthIndexRoute
   AuthToolToolnameRoute: typeof AuthToolToolnameRoute
 }
@@ -322,6 +435,7 @@ const AuthRouteChildren: AuthRouteChildren = {
   AuthInitialFormRoute: AuthInitialFormRoute,
   AuthNotificationsRoute: AuthNotificationsRoute,
   AuthSettingsRoute: AuthSettingsRoute,
+  AuthStaffRoute: AuthStaffRouteWithChildren,
   AuthIndexRoute: AuthIndexRoute,
   AuthToolToolnameRoute: AuthToolToolnameRoute,
 }

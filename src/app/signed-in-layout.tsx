@@ -59,6 +59,7 @@ function ProfileGate({ db, children }: { db: PortalDb; children: ReactNode }) {
     <AppLayout
       displayName={displayName(profile)}
       isAdmin={profile.isAdmin}
+      isStaff={profile.isStaff || profile.isAdmin}
       onLogout={onLogout}
       onRefresh={() => void requestPull(db)}
       onUploadFiles={() => setUploadOpen(true)}

@@ -11,6 +11,8 @@ import { UserCard } from './user-card.tsx';
 export interface AppLayoutProps {
   displayName: string;
   isAdmin: boolean;
+  /** Support staff (admins included): shows the Staff section of the navigation. */
+  isStaff?: boolean;
   onLogout(): void;
   onRefresh(): void;
   onUploadFiles(): void;
@@ -25,6 +27,7 @@ export interface AppLayoutProps {
 export function AppLayout({
   displayName,
   isAdmin,
+  isStaff = false,
   onLogout,
   onRefresh,
   onUploadFiles,
@@ -47,11 +50,12 @@ export function AppLayout({
           open={drawerOpen}
           onOpenChange={setDrawerRequested}
           isAdmin={isAdmin}
+          isStaff={isStaff}
           onUploadFiles={onUploadFiles}
           onLogout={onLogout}
         />
       ) : (
-        <Sidebar isAdmin={isAdmin} collapsed={sidebarCollapsed} onUploadFiles={onUploadFiles} />
+        <Sidebar isAdmin={isAdmin} isStaff={isStaff} collapsed={sidebarCollapsed} onUploadFiles={onUploadFiles} />
       )}
       <Flex direction="column" flex="1" minWidth="0">
         <TopBar

@@ -9,12 +9,13 @@ export interface MobileDrawerProps {
   open: boolean;
   onOpenChange(open: boolean): void;
   isAdmin: boolean;
+  isStaff?: boolean;
   onUploadFiles(): void;
   onLogout(): void;
 }
 
 /** Navigation under 768px: the sidebar's sections plus a User section, in a modal drawer. */
-export function MobileDrawer({ open, onOpenChange, isAdmin, onUploadFiles, onLogout }: MobileDrawerProps) {
+export function MobileDrawer({ open, onOpenChange, isAdmin, isStaff = false, onUploadFiles, onLogout }: MobileDrawerProps) {
   const close = () => onOpenChange(false);
   // The drawer traps focus; it must be gone before a modal (upload) or a sign-out takes over.
   const closeThen = (action: () => void) => () => {
@@ -38,7 +39,7 @@ export function MobileDrawer({ open, onOpenChange, isAdmin, onUploadFiles, onLog
             </Drawer.Header>
             <Drawer.Body px="4" pb="6">
               <Box as="nav" aria-label="Main navigation">
-                <NavSections sections={navSections(isAdmin)} onNavigate={close} />
+                <NavSections sections={navSections(isAdmin, isStaff)} onNavigate={close} />
               </Box>
               <Box as="section" aria-label="General Files">
                 <NavSectionTitle title="General Files" />

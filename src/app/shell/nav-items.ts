@@ -1,17 +1,6 @@
-import {
-  ArrowLeftRight,
-  Blocks,
-  Globe,
-  Headset,
-  Landmark,
-  LayoutDashboard,
-  Radar,
-  BellPlus,
-  FolderOpen,
-  UserPlus,
-  type LucideIcon,
-} from 'lucide-react';
-import { tools, type ToolIcon } from '../../../domain/tools.ts';
+import { BellPlus, FolderOpen, Headset, LayoutDashboard, ListTodo, UserPlus, UsersRound, type LucideIcon } from 'lucide-react';
+import { tools } from '../../../domain/tools.ts';
+import { toolIcons } from '../../components/tool-icon.tsx';
 
 export interface NavItem {
   label: string;
@@ -21,7 +10,7 @@ export interface NavItem {
    */
   to: string;
   icon: LucideIcon;
-  /** Only `/` needs this: every path starts with it, so prefix matching would always mark it. */
+  /** For a path others sit under (`/`, `/staff`), where prefix matching would mark it on their pages too. */
   exact?: boolean;
 }
 
@@ -30,19 +19,11 @@ export interface NavSection {
   items: NavItem[];
 }
 
-const toolIcons: Record<ToolIcon, LucideIcon> = {
-  radar: Radar,
-  globe: Globe,
-  blocks: Blocks,
-  landmark: Landmark,
-  'arrow-left-right': ArrowLeftRight,
-};
-
 /** The General Files section's link, above its Upload Files button. */
 export const myFilesItem: NavItem = { label: 'My Files', to: '/files', icon: FolderOpen };
 
 /** Sidebar and drawer share this list, so the two layouts cannot drift apart. */
-export function navSections(isAdmin: boolean): NavSection[] {
+export function navSections(isAdmin: boolean, isStaff = false): NavSection[] {
   const sections: NavSection[] = [
     { title: 'Overview', items: [{ label: 'Dashboard', to: '/', icon: LayoutDashboard, exact: true }] },
     {
@@ -51,6 +32,17 @@ export function navSections(isAdmin: boolean): NavSection[] {
     },
     { title: 'Help', items: [{ label: 'Contact Support', to: '/contact-us', icon: Headset }] },
   ];
+  // Admins are staff too. Only the workspace's people see it; the server refuses everyone else anyway.
+  if (isStaff || isAdmin) {
+    sections.push({
+      title: 'Staff',
+      items: [
+        // Exact: the Team page sits under /staff as well and has its own item.
+        { label: 'Queue', to: '/staff', icon: ListTodo, exact: true },
+        ...(isAdmin ? [{ label: 'Team', to: '/staff/team', icon: UsersRound }] : []),
+      ],
+    });
+  }
   if (isAdmin) {
     sections.push({
       title: 'Admin',

@@ -61,7 +61,8 @@ export function NavLink({ item, collapsed, onNavigate }: { item: NavItem; collap
       <Box asChild {...navRowStyles} justifyContent={collapsed ? 'center' : 'flex-start'}>
         <Link
           to={item.to}
-          activeOptions={{ exact: item.exact ?? false }}
+          // Search params (the queue's tab and search) do not change which page the item stands for.
+          activeOptions={{ exact: item.exact ?? false, includeSearch: false }}
           aria-label={collapsed ? item.label : undefined}
           onClick={onNavigate}
         >

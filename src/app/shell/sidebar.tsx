@@ -10,13 +10,14 @@ export const collapsedSidebarWidthPx = 72;
 
 export interface SidebarProps {
   isAdmin: boolean;
+  isStaff?: boolean;
   /** Collapsed shows an icon rail instead of hiding navigation altogether. */
   collapsed: boolean;
   onUploadFiles(): void;
 }
 
 /** The desktop (768px and up) navigation. Under 768px the shell renders MobileDrawer instead. */
-export function Sidebar({ isAdmin, collapsed, onUploadFiles }: SidebarProps) {
+export function Sidebar({ isAdmin, isStaff = false, collapsed, onUploadFiles }: SidebarProps) {
   return (
     <Box
       as="aside"
@@ -38,7 +39,7 @@ export function Sidebar({ isAdmin, collapsed, onUploadFiles }: SidebarProps) {
     >
       <BrandMark compact={collapsed} />
       <Box as="nav" aria-label="Main navigation">
-        <NavSections sections={navSections(isAdmin)} collapsed={collapsed} />
+        <NavSections sections={navSections(isAdmin, isStaff)} collapsed={collapsed} />
       </Box>
       <Box as="section" aria-label="General Files">
         <NavSectionTitle title="General Files" collapsed={collapsed} />

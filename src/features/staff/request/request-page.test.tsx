@@ -1,0 +1,161 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { ChakraProvider, createSystem, defaultConfig } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RequestFile, StaffRequest } from '../../../../domain/staff.ts';
+import { ApiError, NetworkError } from '../../../lib/api.ts';
+import { texts } from '../../../../domain/texts.ts';
+import { getUiState, removeMessage } from '../../../lib/ui-state.ts';
+
+vi.mock('@tanstack/react-router', () => ({
+  Link: ({ children, to, params: _params, ...rest }: { children: ReactNode; to: string; params?: unknown }) => (
+    <a href={to} {...rest}>
+      {children}
+    </a>
+  ),
+}));
+const apiGet = vi.fn();
+const apiSend = vi.fn();
+const apiRequest = vi.fn();
+vi.mock('../../../lib/api.ts', async (orig) => ({
+  ...(await orig<typeof import('../../../lib/api.ts')>()),
+  apiGet: (...a: unknown[]) => apiGet(...a),
+  apiSend: (...a: unknown[]) => apiSend(...a),
+  apiRequest: (...a: unknown[]) => apiRequest(...a),
+}));
+
+const { RequestPage } = await import('./request-page.tsx');
+
+const system = createSystem(defaultConfig);
+const messages = () => getUiState().messages.map((m) => m.message);
+
+const request: StaffRequest = {
+  id: 'r1',
+  productRequestType: 'TRACK_MASTER',
+  Created_Time: '2026-01-02T10:00:00.000Z',
+  status: 'Pending',
+  contractSigned: false,
+  totalAmount: null,
+  paid: 0,
+  leftToPay: null,
+  requestDetails: { TRACK_MASTER_fraudType: 'crypto' },
+  attachments: [],
+  updatedAt: '2026-01-02T10:00:00.000Z',
+  rejectionReason: null,
+  toolId: 'track-master',
+  version: 1,
+  userId: 'u1',
+  finalFileId: null,
+};
+const fileOf = (r: StaffRequest): RequestFile => ({
+  request: r,
+  client: { uid: 'u1', email: 'client@demo.test', name: 'Casey Client' },
+  evidence: [],
+  finalFiles: [],
+  deals: [],
+  refunds: [],
+  history: [],
+  allowedActions: { Pending: ['price', 'reject'], 'Waiting for actions': ['start', 'payment', 'contract', 'reject'] }[r.status as string] ?? [],
+});
+
+beforeEach(() => {
+  apiGet.mockReset();
+  apiSend.mockReset();
+  apiRequest.mockReset();
+});
+afterEach(() => {
+  cleanup();
+  for (const m of getUiState().messages) removeMessage(m.key);
+});
+
+async function openPage() {
+  render(
+    <ChakraProvider value={system}>
+      <RequestPage requestId="r1" />
+    </ChakraProvider>,
+  );
+  await screen.findByRole('heading', { name: /Track Master request/ });
+}
+
+describe('request page', () => {
+  it('offers only the actions the server allows', async () => {
+    apiGet.mockResolvedValue(fileOf(request));
+    await openPage();
+    expect(screen.getAllByTestId(/^action-/).map((el) => el.dataset.testid)).toEqual(['action-price', 'action-reject']);
+    expect(screen.getByRole('button', { name: 'Set price' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Start work' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Record payment' })).toBeNull();
+  });
+
+  it('checks the price before sending anything', async () => {
+    apiGet.mockResolvedValue(fileOf(request));
+    await openPage();
+    fireEvent.change(screen.getByLabelText(/^Price/), { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set price' }));
+    expect(await screen.findByText('Price must be more than 0')).toBeTruthy();
+    expect(apiSend).not.toHaveBeenCalled();
+  });
+
+  it('on a version conflict keeps the input, shows what changed, and redoes it on the fresh version', async () => {
+    const changed: StaffRequest = { ...request, contractSigned: true, version: 2 };
+    apiGet.mockResolvedValueOnce(fileOf(request)).mockResolvedValue(fileOf(changed));
+    apiSend.mockRejectedValueOnce(new ApiError(409, 'VERSION_CONFLICT', 'Someone else changed this request.', { current: changed }));
+    await openPage();
+
+    fireEvent.change(screen.getByLabelText(/^Price/), { target: { value: '500' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set price' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: /changed/ })).toBeTruthy();
+    expect(within(alert).getByText('Contract signed: No → Yes')).toBeTruthy();
+    expect((screen.getByLabelText(/^Price/) as HTMLInputElement).value).toBe('500');
+    expect(apiSend).toHaveBeenLastCalledWith('/staff/requests/r1/transition', 'POST', { to: 'Waiting for actions', version: 1, totalAmount: 500, contractSigned: false }, expect.anything());
+
+    apiSend.mockResolvedValueOnce({ ...changed, status: 'Waiting for actions', totalAmount: 500, leftToPay: 500, version: 3 });
+    const redo = within(alert).getByRole('button', { name: 'Redo on the fresh state' });
+    await waitFor(() => expect((redo as HTMLButtonElement).disabled).toBe(false));
+    await act(async () => fireEvent.click(redo));
+
+    expect(apiSend).toHaveBeenLastCalledWith('/staff/requests/r1/transition', 'POST', { to: 'Waiting for actions', version: 2, totalAmount: 500, contractSigned: false }, expect.anything());
+    expect(messages()).toContain('Price set successfully.');
+    await waitFor(() => expect(screen.queryByRole('heading', { name: /changed/ })).toBeNull());
+  });
+
+  it('shows the server message and reloads when the action is no longer allowed', async () => {
+    apiGet.mockResolvedValueOnce(fileOf(request)).mockResolvedValue(fileOf({ ...request, status: 'Rejected', rejectionReason: 'Spam', version: 2 }));
+    apiSend.mockRejectedValueOnce(new ApiError(409, 'ILLEGAL_TRANSITION', 'Set price is not allowed on a request that is Rejected.', { status: 'Rejected', allowed: [] }));
+    await openPage();
+    fireEvent.change(screen.getByLabelText(/^Price/), { target: { value: '500' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set price' }));
+    await waitFor(() => expect(messages()).toContain('Set price is not allowed on a request that is Rejected.'));
+    expect(await screen.findByText(/No actions are available on a request that is Rejected/)).toBeTruthy();
+    expect(apiGet).toHaveBeenCalledTimes(2);
+  });
+
+  it('sends a payment retry with the same Idempotency-Key, and a changed payment with a new one', async () => {
+    const awaiting: StaffRequest = { ...request, status: 'Waiting for actions', totalAmount: 500, leftToPay: 500, version: 4 };
+    apiGet.mockResolvedValue(fileOf(awaiting));
+    await openPage();
+    const form = screen.getByTestId('action-payment');
+    fireEvent.change(within(form).getByLabelText(/^Amount/), { target: { value: '200' } });
+    fireEvent.change(within(form).getByLabelText(/^Method/), { target: { value: 'WIRE' } });
+    const submit = within(form).getByRole('button', { name: 'Record payment' });
+    const keyOf = (call: number) => (apiRequest.mock.calls[call][1] as { headers: Record<string, string> }).headers['Idempotency-Key'];
+
+    apiRequest.mockRejectedValueOnce(new NetworkError('offline'));
+    await act(async () => fireEvent.click(submit));
+    expect(messages()).toContain(texts.needsConnection);
+
+    apiRequest.mockRejectedValueOnce(new NetworkError('offline'));
+    await act(async () => fireEvent.click(submit));
+    expect(keyOf(1)).toBe(keyOf(0));
+
+    fireEvent.change(within(form).getByLabelText(/^Amount/), { target: { value: '250' } });
+    const deal = { id: 'd1', requestId: 'r1', productRequestType: 'TRACK_MASTER', Created_Time: '2026-01-03T00:00:00.000Z', amount: 250, invoice: null, invoiceNumber: 'INV-2001', method: 'WIRE', reference: '', paidAt: '2026-01-03' };
+    apiRequest.mockResolvedValueOnce(new Response(JSON.stringify({ data: { request: { ...awaiting, paid: 250, leftToPay: 250, version: 5 }, deal } }), { status: 201 }));
+    await act(async () => fireEvent.click(submit));
+    expect(keyOf(2)).not.toBe(keyOf(0));
+    expect(JSON.parse(JSON.stringify((apiRequest.mock.calls[2][1] as { json: unknown }).json))).toMatchObject({ version: 4, amount: 250, method: 'WIRE', reference: '' });
+    await waitFor(() => expect(messages()).toContain('Payment recorded successfully.'));
+  });
+});

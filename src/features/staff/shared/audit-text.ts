@@ -1,0 +1,44 @@
+import type { AuditEntry } from '../../../../domain/staff.ts';
+import { changeLine, changedFields, fieldFormats } from './field-formats.ts';
+
+const actionText: Record<AuditEntry['action'], string> = {
+  approve: 'Approved the client',
+  price: 'Set the price',
+  transition: 'Changed the status',
+  payment: 'Recorded a payment',
+  contract: 'Marked the contract signed',
+  deliver: 'Uploaded a final file',
+  role: 'Changed the staff role',
+  notification: 'Sent a notification',
+};
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * One readable line per audit entry ("Set the price") and what it changed ("Total: Awaiting definition →
+ * $500.00"). The log stores whole before/after snapshots; only the fields people act on are spelled out.
+ */
+export function describeAudit(entry: Pick<AuditEntry, 'action' | 'before' | 'after'>): { summary: string; changes: string[] } {
+  const summary = actionText[entry.action] ?? entry.action;
+  const { before, after } = entry;
+  if (isRecord(after) && !isRecord(before)) {
+    // Something new (a payment, a file, a notification): what it was.
+    const changes = Object.keys(fieldFormats)
+      .filter((key) => key in after && after[key] !== null && after[key] !== undefined && after[key] !== '')
+      .map((key) => `${fieldFormats[key].label}: ${fieldFormats[key].format(after[key])}`);
+    return { summary, changes };
+  }
+  if (isRecord(before) && isRecord(after)) {
+    // A field only `after` has is a fact of the action (the payment's amount), not a change of the record.
+    const changes = changedFields(before, after).map((key) =>
+      key in before ? changeLine(key, before[key], after[key]) : `${fieldFormats[key].label}: ${fieldFormats[key].format(after[key])}`,
+    );
+    return { summary, changes };
+  }
+  if (before !== after && (before !== null || after !== null) && !isRecord(before) && !isRecord(after)) {
+    return { summary, changes: [`${String(before ?? 'None')} → ${String(after ?? 'None')}`] };
+  }
+  return { summary, changes: [] };
+}

@@ -1,0 +1,100 @@
+import { useRef, useState } from 'react';
+import { showMessage } from '../../../lib/ui-state.ts';
+import { useOnlineAction } from '../../../lib/use-online-action.ts';
+import { type Refusal, readRefusal } from './api-refusal.ts';
+
+/** One submission of a staff write, kept whole so it can be sent again on a fresher version. */
+export interface Attempt {
+  /** The action's name, as the conflict screen reports it ("Set price"). */
+  label: string;
+  /** The spec-style text shown once it is saved ("Price set successfully."). */
+  success: string;
+  /** Sends it made from `version`; everything else it needs is in the closure. */
+  send(version: number): Promise<unknown>;
+  /** Field names the form shows errors under; a VALIDATION_FAILED on another field goes to the message bar. */
+  fields?: readonly string[];
+  /** After success: the form clears itself, a popup closes. */
+  onDone?(): void;
+  /** "Discard" on the conflict screen: the form drops what was typed. */
+  onDiscard?(): void;
+}
+
+export type FieldError = Extract<Refusal, { kind: 'field' }>;
+
+export interface Conflict<R> {
+  attempt: Attempt;
+  /** The record as shown when the attempt was made. */
+  before: R;
+  /** The record as the server has it now, when the 409 said; otherwise the reload brings it. */
+  current: R | null;
+}
+
+export interface VersionedActionOptions<R extends { version: number }> {
+  /** The record as displayed now: its version goes with every write. */
+  record: R;
+  /** Reads the 409's `details.current`; null when it is not this kind of record. */
+  parseCurrent(current: unknown): R | null;
+  /** Fetches the page again; called after every success and every refusal that means the page is stale. */
+  reload(): void;
+}
+
+/**
+ * The workspace's optimistic concurrency, client side: every write carries the version the person saw.
+ * A 409 VERSION_CONFLICT keeps the attempt (and so what was typed) and opens the conflict screen; an action
+ * the status no longer allows says the server's reason; both reload the page.
+ */
+export function useVersionedAction<R extends { version: number }>({ record, parseCurrent, reload }: VersionedActionOptions<R>) {
+  const { running, run } = useOnlineAction();
+  const [conflict, setConflict] = useState<Conflict<R> | null>(null);
+  // Read at send time: a redo must use the version the reload brought, not the one of the render that made it.
+  const latest = useRef(record);
+  latest.current = record;
+
+  /** Resolves to 'ok', the field error for the form to show, or null (nothing more for the caller to do). */
+  async function perform(attempt: Attempt): Promise<'ok' | FieldError | null> {
+    const before = latest.current;
+    const outcome = await run(() => attempt.send(before.version));
+    if (!outcome) return null;
+    if (outcome.ok) {
+      setConflict(null);
+      showMessage(attempt.success, 'success');
+      attempt.onDone?.();
+      reload();
+      return 'ok';
+    }
+    if (outcome.offline) return null;
+    const refusal = readRefusal(outcome.error);
+    switch (refusal.kind) {
+      case 'conflict':
+        setConflict({ attempt, before, current: parseCurrent(refusal.current) });
+        reload();
+        return null;
+      case 'not-allowed':
+        setConflict(null);
+        showMessage(refusal.message, 'error');
+        reload();
+        return null;
+      case 'field':
+        if (attempt.fields?.includes(refusal.field)) return refusal;
+        showMessage(`${refusal.field}: ${refusal.message}`, 'error');
+        return null;
+      default:
+        showMessage(refusal.message, 'error');
+        return null;
+    }
+  }
+
+  return {
+    running,
+    perform,
+    conflict,
+    /** Sends the kept attempt again, made from the fresh version. */
+    redo: () => (conflict ? perform(conflict.attempt) : Promise.resolve(null)),
+    discard: () => {
+      conflict?.attempt.onDiscard?.();
+      setConflict(null);
+    },
+  };
+}
+
+export type VersionedAction<R extends { version: number }> = ReturnType<typeof useVersionedAction<R>>;
