@@ -36,6 +36,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   const app = Fastify({
     logger: opts.logger ? { level: 'info' } : false,
     bodyLimit: 1024 * 1024,
+    // Firebase uids run to 128 characters; the default cap of 100 would answer 414 before our validation.
+    routerOptions: { maxParamLength: 200 },
     trustProxy: ctx.config.TRUST_PROXY ? ctx.config.TRUST_PROXY.split(',').map((a) => a.trim()) : false,
   });
   app.setValidatorCompiler(validatorCompiler);
