@@ -17,14 +17,11 @@ import { requestStatuses } from '../domain/enums.ts';
 import { queueTabs } from '../domain/staff.ts';
 import { tools } from '../domain/tools.ts';
 import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import type { AppContext } from '../server/context.ts';
-import { openDatabase, type Database } from '../server/db/client.ts';
+import { openServices } from '../server/compose.ts';
+import type { Database } from '../server/db/client.ts';
 import { productRequests, users } from '../server/db/schema.ts';
-import { createEvents } from '../server/events.ts';
 import type { IdentityProvider } from '../server/firebase.ts';
-import { createDiskStorage } from '../server/storage.ts';
-import { freshPostgresUrl } from '../server/test-helper.ts';
+import { freshPostgresUrl, testConfig } from '../server/test-helper.ts';
 import { startThrowawayPostgres } from '../tests/support/postgres.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 5_000);
@@ -153,14 +150,11 @@ async function measure(app: FastifyInstance, item: Case) {
 
 async function runBackend(label: string, url: string | undefined) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-staff-'));
-  const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'no-build') });
-  const database = await openDatabase(url ? { url } : {});
-  const events = await createEvents(database);
-  const ctx: AppContext = { config, database, db: database.db, identity: stubIdentity(), events, storage: createDiskStorage(path.join(dataDir, 'files'), config.UPLOAD_MAX_BYTES) };
+  const services = await openServices(testConfig(dataDir), { database: url ? { url } : 'memory', identity: stubIdentity() });
   try {
-    const seedMs = await seed(database);
+    const seedMs = await seed(services.database);
     console.log(`\n${label}: seeded ${USERS.toLocaleString('en')} users + ${REQUESTS.toLocaleString('en')} requests in ${(seedMs / 1000).toFixed(1)} s`);
-    const app = await buildApp(ctx);
+    const app = await buildApp(services);
     await app.ready();
     console.log(`${'case'.padEnd(44)} ${'rows'.padStart(5)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}`);
     for (const item of await cases(app)) {
@@ -169,8 +163,7 @@ async function runBackend(label: string, url: string | undefined) {
     }
     await app.close();
   } finally {
-    await events.close();
-    await database.close();
+    await services.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -13,11 +13,17 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
-import type { AppContext } from './context.ts';
+import type { Services } from './compose.ts';
+import type { Config } from './config.ts';
 import { HttpError } from './errors.ts';
-import { registerAuth } from './plugins/auth.ts';
-import { registerFaults } from './plugins/faults.ts';
-import { registerIdempotency } from './plugins/idempotency.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { configPlugin } from './plugins/config.ts';
+import { databasePlugin } from './plugins/database.ts';
+import { eventsPlugin } from './plugins/events.ts';
+import { dropAnswersPlugin, faultsPlugin } from './plugins/faults.ts';
+import { idempotencyPlugin } from './plugins/idempotency.ts';
+import { identityPlugin } from './plugins/identity.ts';
+import { storagePlugin } from './plugins/storage.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -31,26 +37,48 @@ import { syncRoutes } from './routes/sync.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { userRoutes } from './routes/user.ts';
 
-/** Builds the whole app without listening (fastify/demo's app/listen split): tests call app.inject. */
-export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+/**
+ * Builds the whole app without listening (fastify/demo's app/listen split): main.ts listens, tests
+ * call app.inject. Shared decorators are fastify-plugin plugins on the root; each route file is an
+ * encapsulated plugin under /api that reads them (app.db, app.events, request.user, …).
+ */
+export async function buildApp(services: Services, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ? { level: 'info' } : false,
     bodyLimit: 1024 * 1024,
     // Firebase uids run to 128 characters; the default cap of 100 would answer 414 before our validation.
     routerOptions: { maxParamLength: 200 },
-    trustProxy: ctx.config.TRUST_PROXY ? ctx.config.TRUST_PROXY.split(',').map((a) => a.trim()) : false,
+    trustProxy: services.config.TRUST_PROXY ? services.config.TRUST_PROXY.split(',').map((a) => a.trim()) : false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler(app));
 
-  await app.register(helmet, { contentSecurityPolicy: { directives: cspDirectives(ctx) } });
+  await registerServices(app, services);
+  await registerHttpPlugins(app);
+  await registerRequestPlugins(app);
+  await app.register(apiRoutes, { prefix: '/api' });
+  await serveApp(app);
+  return app;
+}
+
+/** The opened services as root decorators: app.config, app.database and app.db, app.identity, app.events, app.storage. */
+export async function registerServices(app: FastifyInstance, services: Services) {
+  await app.register(configPlugin, { config: services.config });
+  await app.register(databasePlugin, { database: services.database });
+  await app.register(identityPlugin, { identity: services.identity });
+  await app.register(eventsPlugin, { events: services.events });
+  await app.register(storagePlugin, { storage: services.storage });
+}
+
+async function registerHttpPlugins(app: FastifyInstance) {
+  await app.register(helmet, { contentSecurityPolicy: { directives: cspDirectives(app.config) } });
   // Brotli/gzip for the app's code and the API's JSON: on a slow mobile link, bytes are the first cost.
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(rateLimit, { global: false });
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
-    limits: { fileSize: ctx.storage.maxBytes, files: 10, fields: 50, fieldSize: 64 * 1024 },
+    limits: { fileSize: app.storage.maxBytes, files: 10, fields: 50, fieldSize: 64 * 1024 },
     // The body becomes { field: value } with files as Buffers, so validation and idempotency see it whole.
     onFile: async (part) => {
       const buffer = await part.toBuffer();
@@ -61,28 +89,44 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
     openapi: { info: { title: 'Client portal API', version: '1.0.0' }, servers: [{ url: '/' }] },
     transform: jsonSchemaTransform,
   });
-
-  registerAuth(app, { db: ctx.db, identity: ctx.identity });
-  const afterIdempotency = ctx.config.TEST_FAULTS === '1' ? registerFaults(app, ctx.db) : () => undefined;
-  registerIdempotency(app, ctx.db);
-  afterIdempotency();
-
-  await app.register(
-    async (api) => {
-      for (const routes of [healthRoutes, userRoutes, toolRoutes, requestRoutes, notificationRoutes, contactRoutes, fileRoutes, adminRoutes, staffReadRoutes, staffActionRoutes, syncRoutes, eventRoutes]) {
-        await routes(api, ctx);
-      }
-      api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
-    },
-    { prefix: '/api' },
-  );
-
-  await serveApp(app, ctx);
-  return app;
 }
 
-function cspDirectives(ctx: AppContext) {
-  const emulator = ctx.config.FIREBASE_AUTH_EMULATOR_HOST ? [`http://${ctx.config.FIREBASE_AUTH_EMULATOR_HOST}`] : [];
+/**
+ * Auth, then the request hooks on every route. Hooks run in the order they are added, so the order
+ * here is the order of work: faults decide before a key is claimed, and drop an answer only after
+ * idempotency stored it (server/plugins/faults.ts).
+ */
+async function registerRequestPlugins(app: FastifyInstance) {
+  await app.register(authPlugin);
+  const faults = app.config.TEST_FAULTS === '1';
+  if (faults) await app.register(faultsPlugin);
+  await app.register(idempotencyPlugin);
+  if (faults) await app.register(dropAnswersPlugin);
+}
+
+const routePlugins = [
+  healthRoutes,
+  userRoutes,
+  toolRoutes,
+  requestRoutes,
+  notificationRoutes,
+  contactRoutes,
+  fileRoutes,
+  adminRoutes,
+  staffReadRoutes,
+  staffActionRoutes,
+  syncRoutes,
+  eventRoutes,
+];
+
+/** Each route file is its own encapsulated plugin: its hooks and error handlers stay with its routes. */
+async function apiRoutes(api: FastifyInstance) {
+  for (const routes of routePlugins) await api.register(routes);
+  api.get('/docs', { schema: { hide: true } }, async () => api.swagger());
+}
+
+function cspDirectives(config: Config) {
+  const emulator = config.FIREBASE_AUTH_EMULATOR_HOST ? [`http://${config.FIREBASE_AUTH_EMULATOR_HOST}`] : [];
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'"],
@@ -103,7 +147,7 @@ function cspDirectives(ctx: AppContext) {
 }
 
 function errorHandler(app: FastifyInstance) {
-  return (error: FastifyError, request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const message = error.validation
         .map((v) => {
@@ -126,8 +170,8 @@ function errorHandler(app: FastifyInstance) {
 }
 
 /** Serves the built PWA: hashed assets cached for a year, index.html never, SPA fallback for routes. */
-async function serveApp(app: FastifyInstance, ctx: AppContext) {
-  const root = path.resolve(ctx.config.STATIC_DIR);
+async function serveApp(app: FastifyInstance) {
+  const root = path.resolve(app.config.STATIC_DIR);
   const indexPath = path.join(root, 'index.html');
   const hasBuild = existsSync(indexPath);
   if (hasBuild) {
@@ -142,7 +186,7 @@ async function serveApp(app: FastifyInstance, ctx: AppContext) {
       },
     });
   }
-  const html = () => injectClientConfig(readFileSync(indexPath, 'utf8'), ctx);
+  const html = () => injectClientConfig(readFileSync(indexPath, 'utf8'), app.config);
   app.setNotFoundHandler((request, reply) => {
     const isPage = request.method === 'GET' && !request.url.startsWith('/api') && hasBuild;
     if (!isPage) {
@@ -154,12 +198,12 @@ async function serveApp(app: FastifyInstance, ctx: AppContext) {
 }
 
 /** The client reads its runtime settings from a meta tag, so one build runs against any environment. */
-export function injectClientConfig(indexHtml: string, ctx: AppContext): string {
+export function injectClientConfig(indexHtml: string, config: Config): string {
   const clientConfig = {
-    projectId: ctx.config.FIREBASE_PROJECT_ID,
-    apiKey: ctx.config.FIREBASE_WEB_API_KEY,
-    authDomain: `${ctx.config.FIREBASE_PROJECT_ID}.firebaseapp.com`,
-    authEmulatorHost: ctx.config.FIREBASE_AUTH_EMULATOR_HOST ?? null,
+    projectId: config.FIREBASE_PROJECT_ID,
+    apiKey: config.FIREBASE_WEB_API_KEY,
+    authDomain: `${config.FIREBASE_PROJECT_ID}.firebaseapp.com`,
+    authEmulatorHost: config.FIREBASE_AUTH_EMULATOR_HOST ?? null,
   };
   const json = JSON.stringify(clientConfig).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   return indexHtml.replace('<meta name="portal-config" content="{}" />', `<meta name="portal-config" content="${json}" />`);

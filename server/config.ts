@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-/** Environment, validated once at start-up (epic-stack's env.server.ts pattern): bad config fails loudly. */
+/** Environment, validated once at start-up, as epic-stack does: bad config fails loudly. */
 const Env = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),

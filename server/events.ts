@@ -5,7 +5,8 @@ const EVERYONE = '*';
 
 /**
  * Data-free pokes: "something of yours changed, pull". They travel through PostgreSQL NOTIFY so every
- * server instance hears them and tells its own SSE subscribers (ARCHITECTURE.md, "Live").
+ * server instance hears them and tells its own SSE subscribers
+ * (docs/decisions/001-delta-sync-and-idempotency.md, "Fan-out through PostgreSQL LISTEN/NOTIFY").
  */
 export interface Events {
   poke(userId: string | null): Promise<void>;

@@ -117,7 +117,8 @@ function pageWriter(page: PDFPage, fonts: { regular: PDFFont; bold: PDFFont }) {
  * name) becomes '?', and line breaks become spaces, since drawText would otherwise throw.
  */
 export function winAnsi(value: string, supported: Set<number>): string {
-  return Array.from(value.replace(/[\r\n\t]+/g, ' '), (ch) => (supported.has(ch.codePointAt(0)!) ? ch : '?')).join('');
+  // Array.from yields whole characters, so codePointAt(0) always has one; ?? only satisfies the type.
+  return Array.from(value.replace(/[\r\n\t]+/g, ' '), (ch) => (supported.has(ch.codePointAt(0) ?? -1) ? ch : '?')).join('');
 }
 
 /** Shortens text with "..." so it stays inside its column. */

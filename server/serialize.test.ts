@@ -47,13 +47,16 @@ describe('toRequest', () => {
 });
 
 describe('toDeal and signed links', () => {
+  const invoiceFileId = '0b6f2f0e-3a1c-4f7e-9d2b-5c8a7e6f1d20';
+  /** The token at the end of a download link; '' (which fails to verify) when there is no link. */
+  const tokenOf = (link: string | null) => link?.split('/').at(-1) ?? '';
   const deal: typeof deals.$inferSelect = {
     id: 'd1',
     requestId: 'r1',
     userId: 'u1',
     productRequestType: 'BANK_DISPUTE',
     amount: 400,
-    invoiceUrl: '0b6f2f0e-3a1c-4f7e-9d2b-5c8a7e6f1d20',
+    invoiceUrl: invoiceFileId,
     method: null,
     reference: null,
     paidAt: null,
@@ -67,14 +70,14 @@ describe('toDeal and signed links', () => {
     const links = createSignedLinks('a-secret-of-sixteen-chars');
     const d = toDeal(deal, links);
     expect(d.invoice).toMatch(/^\/api\/download\/0b6f2f0e-3a1c-4f7e-9d2b-5c8a7e6f1d20\.\d+\.[A-Za-z0-9_-]{43}$/);
-    expect(links.verify(d.invoice!.split('/').pop()!)).toEqual({ ok: true, fileId: deal.invoiceUrl });
+    expect(links.verify(tokenOf(d.invoice))).toEqual({ ok: true, fileId: deal.invoiceUrl });
     expect(toDeal({ ...deal, invoiceUrl: null }, links).invoice).toBeNull();
   });
 
   it('links expire after 15 minutes and only verify with the same secret', () => {
     let now = 1_800_000_000_000;
     const links = createSignedLinks('a-secret-of-sixteen-chars', { now: () => now });
-    const token = links.link(deal.invoiceUrl!).split('/').pop()!;
+    const token = tokenOf(links.link(invoiceFileId));
     now += LINK_TTL_MS - 1;
     expect(links.verify(token).ok).toBe(true);
     now += 2;

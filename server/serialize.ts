@@ -58,7 +58,7 @@ export function toRequest(row: RequestRow): ProductRequest {
 
 /**
  * `deals.invoiceUrl` holds the `files.id` of the invoice PDF; the API turns it into a signed,
- * expiring download link. Pass `createSignedLinks(ctx.config.downloadSecret)` from signed-links.ts.
+ * expiring download link. Pass `createSignedLinks(app.config.downloadSecret)` from signed-links.ts.
  */
 export function toDeal(row: DealRow, links: SignedLinks): Deal {
   return {

@@ -23,7 +23,7 @@ export interface SignedLinks {
  * signature = base64url(HMAC(secret, "<fileId>.<expiresAtMs>")). Nothing is stored server-side, so
  * any instance behind the load balancer can check a link another instance made.
  *
- * Build it from the config: `createSignedLinks(ctx.config.downloadSecret)`.
+ * Build it from the config: `createSignedLinks(app.config.downloadSecret)`.
  */
 export function createSignedLinks(secret: string, opts: { ttlMs?: number; now?: () => number } = {}): SignedLinks {
   const ttlMs = opts.ttlMs ?? LINK_TTL_MS;

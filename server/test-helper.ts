@@ -1,14 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
-import type { AppContext } from './context.ts';
-import { openDatabase } from './db/client.ts';
-import { createEvents } from './events.ts';
-import { createIdentityProvider } from './firebase.ts';
-import { createDiskStorage } from './storage.ts';
+import { openServices, type Services } from './compose.ts';
+import { type Config, loadConfig } from './config.ts';
+import { users } from './db/schema.ts';
 
 /**
  * A real app for server tests: the real Firebase Auth emulator (started by scripts/with-emulator.ts),
@@ -16,7 +14,7 @@ import { createDiskStorage } from './storage.ts';
  */
 export interface TestApp {
   app: FastifyInstance;
-  ctx: AppContext;
+  services: Services;
   close(): Promise<void>;
   /** Creates an emulator account (and so, on first call, a lead profile) and returns a signed-in user. */
   user(opts?: { admin?: boolean; staff?: boolean; client?: boolean; email?: string; password?: string }): Promise<TestUser>;
@@ -39,28 +37,38 @@ export function postgresSkipReason(): string | null {
   return process.env.TEST_DATABASE_URL ? null : (process.env.TEST_PG_SKIP_REASON ?? 'TEST_DATABASE_URL not set');
 }
 
+/** The Auth emulator's host; server tests run under scripts/with-emulator.ts, which sets it. */
+export function emulatorHost(): string {
+  const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
+  if (!host) throw new Error('Server tests need the Auth emulator: run them with `npm run test:server`.');
+  return host;
+}
+
+/** The test environment: files under dataDir, no built PWA, the emulator from the environment. */
+export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
+  return loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'no-build'), ...env });
+}
+
+/** A test's stand-in for a non-null assertion: the value, or a failure that says what was missing. */
+export function defined<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`expected ${what}`);
+  return value;
+}
+
 export async function createTestApp(opts: { backend?: Backend; maxUploadBytes?: number } = {}): Promise<TestApp> {
-  const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST;
-  if (!emulator) throw new Error('Server tests need the Auth emulator: run them with `npm run test:server`.');
+  const emulator = emulatorHost();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-test-'));
-  const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'no-build') });
-  const url = opts.backend === 'postgres' ? await freshPostgresUrl() : undefined;
-  const database = await openDatabase(url ? { url } : {});
-  const events = await createEvents(database);
-  const identity = createIdentityProvider(config);
-  const storage = createDiskStorage(path.join(dataDir, 'files'), opts.maxUploadBytes ?? config.UPLOAD_MAX_BYTES);
-  const ctx: AppContext = { config, database, db: database.db, identity, events, storage };
-  const app = await buildApp(ctx);
+  const config = testConfig(dataDir, opts.maxUploadBytes ? { UPLOAD_MAX_BYTES: String(opts.maxUploadBytes) } : {});
+  const services = await openServices(config, { database: opts.backend === 'postgres' ? { url: await freshPostgresUrl() } : 'memory' });
+  const app = await buildApp(services);
   await app.ready();
   let n = 0;
   return {
     app,
-    ctx,
+    services,
     async close() {
       await app.close();
-      await events.close();
-      await identity.close();
-      await database.close();
+      await services.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
     async user(o = {}) {
@@ -71,9 +79,7 @@ export async function createTestApp(opts: { backend?: Backend; maxUploadBytes?: 
       const uid = token.localId;
       if (me.statusCode !== 200) throw new Error(`profile bootstrap failed: ${me.body}`);
       if (o.admin || o.client || o.staff) {
-        const { users } = await import('./db/schema.ts');
-        const { eq } = await import('drizzle-orm');
-        await database.db
+        await services.db
           .update(users)
           .set({ isAdmin: !!o.admin, isStaff: !!o.staff, isClient: !!o.client || !!o.admin })
           .where(eq(users.uid, uid));
@@ -95,7 +101,8 @@ export async function signUp(emulatorHost: string, email: string, password: stri
 
 /** A new, empty database on the throwaway PostgreSQL server, so test files can run in parallel. */
 export async function freshPostgresUrl(): Promise<string> {
-  const base = process.env.TEST_DATABASE_URL!;
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('A PostgreSQL test needs TEST_DATABASE_URL (set by scripts/with-emulator.ts).');
   const pg = (await import('pg')).default;
   const name = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: base });

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
@@ -18,55 +19,80 @@ const Faults = z.strictObject({
 });
 type Faults = z.infer<typeof Faults>;
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by faultsPlugin when this request's answer is to be lost after commit; acted on by dropAnswersPlugin. */
+    dropAnswer: boolean;
+  }
+}
+
 /**
- * Call before registerIdempotency, so injected failures and expired tokens are decided before a key is
- * claimed (and replays can be dropped too); then call the returned function after it, so an answer is
+ * Register before idempotencyPlugin, so injected failures and expired tokens are decided before a key
+ * is claimed (and replays can be dropped too); register dropAnswersPlugin after it, so an answer is
  * stored before its connection is cut.
  */
-export function registerFaults(app: FastifyInstance, db: Db): () => void {
-  let faults: Faults = Faults.parse({});
-  const tokensNotBefore = new Map<string, number>();
-  const dropped = new WeakSet<object>();
-  const affects = (method: string, url: string) => method !== 'GET' && url.startsWith(faults.pathPrefix) && !url.startsWith('/api/__test');
+export const faultsPlugin = fp(
+  async (app) => {
+    // config.ts refuses TEST_FAULTS=1 in production; this refuses the plugin itself, whoever registers it.
+    if (app.config.NODE_ENV === 'production') throw new Error('Fault injection is not allowed in production');
+    let faults: Faults = Faults.parse({});
+    const tokensNotBefore = new Map<string, number>();
+    const affects = (method: string, url: string) => method !== 'GET' && url.startsWith(faults.pathPrefix) && !url.startsWith('/api/__test');
 
-  app.addHook('preHandler', async (request) => {
-    if (!request.user || !affects(request.method, request.url)) return;
-    const notBefore = tokensNotBefore.get(request.user.uid);
-    if (notBefore !== undefined && request.tokenIssuedAt <= notBefore) throw new HttpError(401, 'TOKEN_EXPIRED', 'The identity token has expired');
-    if (Math.random() < faults.fail5xxRate) throw new HttpError(503, 'INJECTED', 'Injected failure before commit');
-    if (Math.random() < faults.dropAfterCommitRate) dropped.add(request);
-  });
+    app.decorateRequest('dropAnswer', false);
+    app.addHook('preHandler', async (request) => {
+      const user = request.userOrNull;
+      if (!user || !affects(request.method, request.url)) return;
+      const notBefore = tokensNotBefore.get(user.uid);
+      if (notBefore !== undefined && request.tokenIssuedAt <= notBefore) throw new HttpError(401, 'TOKEN_EXPIRED', 'The identity token has expired');
+      if (Math.random() < faults.fail5xxRate) throw new HttpError(503, 'INJECTED', 'Injected failure before commit');
+      if (Math.random() < faults.dropAfterCommitRate) request.dropAnswer = true;
+    });
 
+    testRoutes(app, {
+      set: (next) => (faults = next),
+      expireTokens: (uid) => tokensNotBefore.set(uid, Math.floor(Date.now() / 1000)),
+    });
+  },
+  { name: 'faults', dependencies: ['config', 'database', 'auth'] },
+);
 
+/** Cuts the connection instead of sending the answer faultsPlugin chose to lose; idempotency has stored it by then. */
+export const dropAnswersPlugin = fp(
+  async (app) => {
+    app.addHook('onSend', async (request, _reply, payload) => {
+      if (request.dropAnswer) request.raw.socket?.destroy();
+      return payload;
+    });
+  },
+  { name: 'drop-answers', dependencies: ['faults', 'idempotency'] },
+);
+
+interface FaultControls {
+  set(faults: Faults): void;
+  expireTokens(uid: string): void;
+}
+
+function testRoutes(app: FastifyInstance, controls: FaultControls) {
+  const db = app.db;
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post('/api/__test/faults', { schema: { hide: true, body: Faults } }, async (request) => {
-    faults = request.body;
-    return { data: faults };
+    controls.set(request.body);
+    return { data: request.body };
   });
   api.post('/api/__test/expire-tokens', { schema: { hide: true, body: z.strictObject({ email: z.string() }) } }, async (request) => {
-    const rows = await db.execute<{ uid: string }>(sql`select uid from users where email = ${request.body.email}`);
-    const uid = rowsOf<{ uid: string }>(rows)[0]?.uid;
-    if (!uid) throw new HttpError(404, 'NOT_FOUND', 'No such user');
-    tokensNotBefore.set(uid, Math.floor(Date.now() / 1000));
+    const uid = await uidOf(db, request.body.email);
+    controls.expireTokens(uid);
     return { data: { uid } };
   });
   /** Bulk-inserts requests for the pull benchmark, in batches of 1000. */
   api.post('/api/__test/seed-requests', { schema: { hide: true, body: z.strictObject({ email: z.string(), count: z.number().int().min(1).max(100_000) }) } }, async (request) => {
-    const rows = await db.execute(sql`select uid from users where email = ${request.body.email}`);
-    const uid = rowsOf<{ uid: string }>(rows)[0]?.uid;
-    if (!uid) throw new HttpError(404, 'NOT_FOUND', 'No such user');
+    const uid = await uidOf(db, request.body.email);
     for (let done = 0; done < request.body.count; done += 1000) {
-      const n = Math.min(1000, request.body.count - done);
-      await db.execute(sql`
-        insert into product_requests (user_id, tool_id, product_request_type, status, total_amount, paid, request_details)
-        select ${uid}, 'blockchain-analysis', 'BLOCKCHAIN_ANALYSIS', 'In Progress', 1500, 500,
-               jsonb_build_object('BLOCKCHAIN_ANALYSIS_cryptoNetwork', 'ETH', 'BLOCKCHAIN_ANALYSIS_cryptoWallet', '0x' || md5(g::text),
-                                  'BLOCKCHAIN_ANALYSIS_cryptoAmount', g, 'BLOCKCHAIN_ANALYSIS_exchangeUsed', 'Binance')
-        from generate_series(1, ${n}) as g`);
+      await insertBenchRequests(db, uid, Math.min(1000, request.body.count - done));
     }
     return { data: { uid, inserted: request.body.count } };
   });
-
   /** Counts rows whose text contains a marker: total and how many distinct, per table. */
   api.get('/api/__test/counts', { schema: { hide: true, querystring: z.object({ prefix: z.string().min(3) }) } }, async (request) => {
     const like = `%${request.query.prefix}%`;
@@ -84,12 +110,22 @@ export function registerFaults(app: FastifyInstance, db: Db): () => void {
       },
     };
   });
+}
 
-  return () =>
-    app.addHook('onSend', async (request, _reply, payload) => {
-      if (dropped.has(request)) request.raw.socket?.destroy();
-      return payload;
-    });
+async function uidOf(db: Db, email: string): Promise<string> {
+  const rows = await db.execute(sql`select uid from users where email = ${email}`);
+  const uid = rowsOf<{ uid: string }>(rows)[0]?.uid;
+  if (!uid) throw new HttpError(404, 'NOT_FOUND', 'No such user');
+  return uid;
+}
+
+async function insertBenchRequests(db: Db, uid: string, n: number) {
+  await db.execute(sql`
+    insert into product_requests (user_id, tool_id, product_request_type, status, total_amount, paid, request_details)
+    select ${uid}, 'blockchain-analysis', 'BLOCKCHAIN_ANALYSIS', 'In Progress', 1500, 500,
+           jsonb_build_object('BLOCKCHAIN_ANALYSIS_cryptoNetwork', 'ETH', 'BLOCKCHAIN_ANALYSIS_cryptoWallet', '0x' || md5(g::text),
+                              'BLOCKCHAIN_ANALYSIS_cryptoAmount', g, 'BLOCKCHAIN_ANALYSIS_exchangeUsed', 'Binance')
+    from generate_series(1, ${n}) as g`);
 }
 
 function rowsOf<T>(result: unknown): T[] {

@@ -27,9 +27,9 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     t.app.inject({ method: 'POST', url, headers: { ...user.headers, ...(key === undefined ? {} : { 'idempotency-key': key }) }, payload: payload as object });
 
   const rowsWithSubject = async (subject: string) =>
-    (await t.ctx.db.select().from(contactRequests).where(eq(contactRequests.subject, subject))).length;
+    (await t.services.db.select().from(contactRequests).where(eq(contactRequests.subject, subject))).length;
   const claimOf = async (user: TestUser, key: string) =>
-    (await t.ctx.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key))))[0];
+    (await t.services.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key))))[0];
 
   it('same key, same body: the first answer is replayed and nothing new is stored', async () => {
     const key = randomUUID();
@@ -98,7 +98,7 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     const subject = `running-${key}`;
     expect((await post(alice, key, contact(subject))).statusCode).toBe(201);
     // Put the claim back to how it looks while the first attempt is still inside its handler.
-    await t.ctx.db
+    await t.services.db
       .update(idempotencyKeys)
       .set({ state: 'running', responseStatus: null, responseBody: null, createdAt: sql`now()` })
       .where(and(eq(idempotencyKeys.userId, alice.uid), eq(idempotencyKeys.key, key)));
@@ -114,8 +114,8 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     const subject = `stale-${key}`;
     // A 409 reveals the stored hash matches; then age the claim past the stale limit.
     expect((await post(alice, key, contact(subject))).statusCode).toBe(201);
-    await t.ctx.db.delete(contactRequests).where(eq(contactRequests.subject, subject));
-    await t.ctx.db
+    await t.services.db.delete(contactRequests).where(eq(contactRequests.subject, subject));
+    await t.services.db
       .update(idempotencyKeys)
       .set({ state: 'running', responseStatus: null, responseBody: null, createdAt: sql`now() - interval '10 minutes'` })
       .where(and(eq(idempotencyKeys.userId, alice.uid), eq(idempotencyKeys.key, key)));
@@ -186,12 +186,12 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     const key = randomUUID();
     const subject = `boom-${key}`;
     // A real failure inside the handler: the insert violates a constraint added for this test.
-    await t.ctx.db.execute(sql.raw(`ALTER TABLE contact_requests ADD CONSTRAINT test_no_boom CHECK (subject NOT LIKE 'boom-%')`));
+    await t.services.db.execute(sql.raw(`ALTER TABLE contact_requests ADD CONSTRAINT test_no_boom CHECK (subject NOT LIKE 'boom-%')`));
     let failed;
     try {
       failed = await post(alice, key, contact(subject));
     } finally {
-      await t.ctx.db.execute(sql.raw(`ALTER TABLE contact_requests DROP CONSTRAINT test_no_boom`));
+      await t.services.db.execute(sql.raw(`ALTER TABLE contact_requests DROP CONSTRAINT test_no_boom`));
     }
     expect(failed.statusCode).toBe(500);
     expect(failed.json().error.code).toBe('INTERNAL');
@@ -232,7 +232,7 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     const key = randomUUID();
     const res = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { 'idempotency-key': key }, payload: contact() });
     expect(res.statusCode).toBe(401);
-    expect((await t.ctx.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).length).toBe(0);
+    expect((await t.services.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).length).toBe(0);
   });
 
   it(`keys are kept ${KEY_TTL_DAYS} days: pruning deletes older ones and keeps younger ones`, async () => {
@@ -240,12 +240,12 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     const old = `old-${randomUUID()}`;
     const young = `young-${randomUUID()}`;
     const fresh = `fresh-${randomUUID()}`;
-    await t.ctx.db.insert(idempotencyKeys).values([
+    await t.services.db.insert(idempotencyKeys).values([
       { ...base, key: old, createdAt: sql`now() - interval '31 days'` as unknown as string },
       { ...base, key: young, createdAt: sql`now() - interval '29 days'` as unknown as string },
       { ...base, key: fresh },
     ]);
-    await pruneIdempotencyKeys(t.ctx.db);
+    await pruneIdempotencyKeys(t.services.db);
     expect(await claimOf(alice, old)).toBeUndefined();
     expect(await claimOf(alice, young)).toBeDefined();
     expect(await claimOf(alice, fresh)).toBeDefined();
@@ -255,11 +255,11 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     const key = randomUUID();
     const subject = `kept-${key}`;
     const first = await post(alice, key, contact(subject));
-    await t.ctx.db
+    await t.services.db
       .update(idempotencyKeys)
       .set({ createdAt: sql`now() - interval '29 days'` })
       .where(and(eq(idempotencyKeys.userId, alice.uid), eq(idempotencyKeys.key, key)));
-    await pruneIdempotencyKeys(t.ctx.db);
+    await pruneIdempotencyKeys(t.services.db);
     const again = await post(alice, key, contact(subject));
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
@@ -298,7 +298,7 @@ describe('Idempotency-Key: answers the outbox retries are not replayed', () => {
     expect(expire.statusCode).toBe(200);
     const rejected = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { ...u.headers, 'idempotency-key': key }, payload: contact(subject) });
     expect(rejected.statusCode).toBe(401);
-    expect((await t.ctx.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).length).toBe(0);
+    expect((await t.services.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).length).toBe(0);
 
     // Token issue times are in whole seconds: a fresh one must be issued after the cut-off second.
     await new Promise((r) => setTimeout(r, 1100));
@@ -308,7 +308,7 @@ describe('Idempotency-Key: answers the outbox retries are not replayed', () => {
     expect(ok.headers['idempotent-replayed']).toBeUndefined();
     const replay = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { authorization: `Bearer ${fresh}`, 'idempotency-key': key }, payload: contact(subject) });
     expect(replay.headers['idempotent-replayed']).toBe('true');
-    expect((await t.ctx.db.select().from(contactRequests).where(eq(contactRequests.subject, subject))).length).toBe(1);
+    expect((await t.services.db.select().from(contactRequests).where(eq(contactRequests.subject, subject))).length).toBe(1);
   });
 });
 

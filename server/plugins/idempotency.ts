@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { HttpError } from '../errors.ts';
@@ -21,65 +22,79 @@ declare module 'fastify' {
  * Same user, same Idempotency-Key: same body replays the stored first answer (nothing new is
  * stored), a different body is 422, and a first attempt still running is 409. The claim is one
  * INSERT … ON CONFLICT DO NOTHING on (user, key), so concurrent replays cannot both run.
+ * Its hooks sit on the root, so they wrap every route; a request without a checked token has no
+ * user and passes through.
  */
-export function registerIdempotency(app: FastifyInstance, db: Db) {
-  app.decorateRequest('idempotencyClaim', null);
-
-  app.addHook('preHandler', async (request, reply) => {
-    const key = request.headers['idempotency-key'];
-    if (!MUTATING.has(request.method) || key === undefined || !request.user) return;
-    if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
-      throw new HttpError(400, 'BAD_IDEMPOTENCY_KEY', 'Idempotency-Key must be 8 to 128 letters, digits, - or _');
-    }
-    const userId = request.user.uid;
-    const bodyHash = hashRequest(request);
-    const path = request.routeOptions.url ?? request.url;
-    const claimed = await db
-      .insert(idempotencyKeys)
-      .values({ userId, key, method: request.method, path, bodyHash, state: 'running' })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    if (claimed.length === 1) {
-      request.idempotencyClaim = { userId, key };
-      return;
-    }
-    const [existing] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
-    if (!existing) throw new HttpError(409, 'IDEMPOTENCY_RETRY', 'Please retry this request');
-    if (existing.bodyHash !== bodyHash || existing.method !== request.method || existing.path !== path) {
-      throw new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request');
-    }
-    if (existing.state === 'running') {
-      if (Date.now() - Date.parse(existing.createdAt) < STALE_CLAIM_MS) {
-        throw new HttpError(409, 'IDEMPOTENCY_IN_PROGRESS', 'The first request with this Idempotency-Key is still being processed');
-      }
-      const retaken = await db
-        .update(idempotencyKeys)
-        .set({ createdAt: sql`now()` })
-        .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.createdAt, existing.createdAt)))
-        .returning({ key: idempotencyKeys.key });
-      if (retaken.length !== 1) throw new HttpError(409, 'IDEMPOTENCY_IN_PROGRESS', 'The first request with this Idempotency-Key is still being processed');
-      request.idempotencyClaim = { userId, key };
-      return;
-    }
-    reply.header('idempotent-replayed', 'true');
-    return reply.status(existing.responseStatus ?? 200).send(existing.responseBody);
-  });
-
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = request.idempotencyClaim;
-    if (!claim) return payload;
-    request.idempotencyClaim = null;
-    const where = and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key));
-    if (isRetryable(reply.statusCode)) {
-      // Nothing was committed that the client may rely on, and the client will send the same key
-      // again (ARCHITECTURE.md, "Writes"): free it, or the retry would get this failure replayed forever.
-      await db.delete(idempotencyKeys).where(where);
+export const idempotencyPlugin = fp(
+  async (app) => {
+    app.decorateRequest('idempotencyClaim', null);
+    app.addHook('preHandler', async (request, reply) => claimOrReplay(app.db, request, reply));
+    app.addHook('onSend', async (request, reply, payload) => {
+      await settleClaim(app.db, request, reply.statusCode, payload);
       return payload;
-    }
-    const body = typeof payload === 'string' ? safeJson(payload) : null;
-    await db.update(idempotencyKeys).set({ state: 'done', responseStatus: reply.statusCode, responseBody: body }).where(where);
-    return payload;
-  });
+    });
+  },
+  { name: 'idempotency', dependencies: ['database', 'auth'] },
+);
+
+async function claimOrReplay(db: Db, request: FastifyRequest, reply: FastifyReply) {
+  const key = request.headers['idempotency-key'];
+  if (!MUTATING.has(request.method) || key === undefined || !request.userOrNull) return;
+  if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+    throw new HttpError(400, 'BAD_IDEMPOTENCY_KEY', 'Idempotency-Key must be 8 to 128 letters, digits, - or _');
+  }
+  const userId = request.userOrNull.uid;
+  const bodyHash = hashRequest(request);
+  const path = request.routeOptions.url ?? request.url;
+  const claimed = await db
+    .insert(idempotencyKeys)
+    .values({ userId, key, method: request.method, path, bodyHash, state: 'running' })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  if (claimed.length === 1) {
+    request.idempotencyClaim = { userId, key };
+    return;
+  }
+  const [existing] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+  if (!existing) throw new HttpError(409, 'IDEMPOTENCY_RETRY', 'Please retry this request');
+  if (existing.bodyHash !== bodyHash || existing.method !== request.method || existing.path !== path) {
+    throw new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request');
+  }
+  if (existing.state === 'running') {
+    await takeOverStaleClaim(db, userId, key, existing.createdAt);
+    request.idempotencyClaim = { userId, key };
+    return;
+  }
+  reply.header('idempotent-replayed', 'true');
+  return reply.status(existing.responseStatus ?? 200).send(existing.responseBody);
+}
+
+/** A running claim younger than STALE_CLAIM_MS is 409; an older one belongs to a crashed attempt and is taken over. */
+async function takeOverStaleClaim(db: Db, userId: string, key: string, createdAt: string) {
+  const inProgress = () => new HttpError(409, 'IDEMPOTENCY_IN_PROGRESS', 'The first request with this Idempotency-Key is still being processed');
+  if (Date.now() - Date.parse(createdAt) < STALE_CLAIM_MS) throw inProgress();
+  const retaken = await db
+    .update(idempotencyKeys)
+    .set({ createdAt: sql`now()` })
+    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.createdAt, createdAt)))
+    .returning({ key: idempotencyKeys.key });
+  if (retaken.length !== 1) throw inProgress();
+}
+
+async function settleClaim(db: Db, request: FastifyRequest, status: number, payload: unknown) {
+  const claim = request.idempotencyClaim;
+  if (!claim) return;
+  request.idempotencyClaim = null;
+  const where = and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key));
+  if (isRetryable(status)) {
+    // Nothing was committed that the client may rely on, and the client will send the same key
+    // again (docs/decisions/001-delta-sync-and-idempotency.md): free it, or the retry would get this
+    // failure replayed forever.
+    await db.delete(idempotencyKeys).where(where);
+    return;
+  }
+  const body = typeof payload === 'string' ? safeJson(payload) : null;
+  await db.update(idempotencyKeys).set({ state: 'done', responseStatus: status, responseBody: body }).where(where);
 }
 
 /**

@@ -41,13 +41,13 @@ describe('admin routes', () => {
       expect(forbidden.json().error.code).toBe('FORBIDDEN');
     }
     // The client's refused link changed nothing.
-    const [row] = await t.ctx.db.select().from(users).where(eq(users.uid, client.uid));
+    const [row] = await t.services.db.select().from(users).where(eq(users.uid, client.uid));
     expect(row.isClient).toBe(true);
   });
 
   it('a revoked admin is refused on the next request, same token', async () => {
     const other = await t.user({ admin: true });
-    await t.ctx.db.update(users).set({ isAdmin: false }).where(eq(users.uid, other.uid));
+    await t.services.db.update(users).set({ isAdmin: false }).where(eq(users.uid, other.uid));
     expect((await post(other, '/api/admin/users/link', { recordId: client.uid, recordModule: 'contacts' })).statusCode).toBe(403);
   });
 });
@@ -59,9 +59,9 @@ describe('POST /api/admin/users', () => {
     expect(res.statusCode).toBe(201);
     const { uid, email: answered } = res.json().data;
     expect(answered).toBe(email);
-    expect(await t.ctx.identity.userExists(uid)).toBe(true);
+    expect(await t.services.identity.userExists(uid)).toBe(true);
 
-    const [row] = await t.ctx.db.select().from(users).where(eq(users.uid, uid));
+    const [row] = await t.services.db.select().from(users).where(eq(users.uid, uid));
     expect(row).toMatchObject({ email, firstName: 'Dana', lastName: 'Levi', phone: '+972500000000', country: 'Israel', isClient: false, isAdmin: false });
 
     const codes = await oobCodesFor(email);
@@ -104,7 +104,7 @@ describe('POST /api/admin/users/link', () => {
 
     const poked = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no poke')), 5000);
-      const stop = t.ctx.events.subscribe(lead.uid, () => {
+      const stop = t.services.events.subscribe(lead.uid, () => {
         clearTimeout(timer);
         stop();
         resolve();
@@ -144,12 +144,12 @@ describe('audit of approvals through Create User → Existing User', () => {
   it('records the change of isClient with before and after, and bumps the version', async () => {
     const { clientHistory } = await import('../audit.ts');
     const lead = await t.user();
-    const [before] = await t.ctx.db.select().from(users).where(eq(users.uid, lead.uid));
+    const [before] = await t.services.db.select().from(users).where(eq(users.uid, lead.uid));
     const res = await post(admin, '/api/admin/users/link', { recordId: lead.uid, recordModule: 'contacts' });
     expect(res.statusCode).toBe(201);
-    const [after] = await t.ctx.db.select().from(users).where(eq(users.uid, lead.uid));
+    const [after] = await t.services.db.select().from(users).where(eq(users.uid, lead.uid));
     expect(after.version).toBe(before.version + 1);
-    const history = await clientHistory(t.ctx.db, lead.uid);
+    const history = await clientHistory(t.services.db, lead.uid);
     expect(history.at(-1)).toMatchObject({ action: 'approve', actor: { uid: admin.uid }, before: { isClient: false }, after: { isClient: true } });
   });
 });

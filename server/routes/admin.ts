@@ -4,7 +4,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ExistingUserBody, NewUserBody, Profile } from '../../domain/schemas.ts';
 import { writeAudit } from '../audit.ts';
-import type { AppContext } from '../context.ts';
 import { users } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { toProfile } from '../serialize.ts';
@@ -14,7 +13,7 @@ import { toProfile } from '../serialize.ts';
  * set-password link; POST /admin/users/link approves (contacts) or withdraws approval (leads) of an
  * existing user. Roles are read from the database on every request, so the change applies at once.
  */
-export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function adminRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const admin = { onRequest: app.requireAdmin };
 
@@ -26,7 +25,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
       const email = request.body.email.trim().toLowerCase();
       let uid: string;
       try {
-        ({ uid } = await ctx.identity.createUser({ email, displayName: `${firstName} ${lastName}`, phone }));
+        ({ uid } = await app.identity.createUser({ email, displayName: `${firstName} ${lastName}`, phone }));
       } catch (err) {
         if (firebaseCode(err) === 'auth/email-already-exists') {
           throw new HttpError(409, 'EMAIL_EXISTS', `An account with the email ${email} already exists`);
@@ -34,9 +33,9 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
         if (firebaseCode(err) === 'auth/invalid-email') throw new HttpError(400, 'BAD_REQUEST', 'email must be a valid email address');
         throw err;
       }
-      await ctx.db.insert(users).values({ uid, email, firstName, lastName, phone, country, isClient: false, filledInitialForm: false });
+      await app.db.insert(users).values({ uid, email, firstName, lastName, phone, country, isClient: false, filledInitialForm: false });
       try {
-        await ctx.identity.sendPasswordSetupEmail(email);
+        await app.identity.sendPasswordSetupEmail(email);
       } catch (err) {
         request.log.error({ err, uid }, 'set-password email not sent');
         throw new HttpError(
@@ -55,7 +54,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       const { recordId, recordModule } = request.body;
       const isClient = recordModule === 'contacts';
-      const row = await ctx.db.transaction(async (tx) => {
+      const row = await app.db.transaction(async (tx) => {
         const [before] = await tx.select({ isClient: users.isClient }).from(users).where(eq(users.uid, recordId)).for('update');
         if (!before) throw notFound(`User ${recordId} not found`);
         const [after] = await tx
@@ -64,7 +63,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
           .where(eq(users.uid, recordId))
           .returning();
         await writeAudit(tx, {
-          actor: request.user!,
+          actor: request.user,
           action: 'approve',
           entityType: 'user',
           entityId: recordId,
@@ -74,7 +73,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
         });
         return after;
       });
-      await ctx.events.poke(row.uid);
+      await app.events.poke(row.uid);
       return reply.status(201).send({ data: toProfile(row) });
     },
   );

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ContactBody, ContactRequest, envelope, NotCrmExistsBody } from '../../domain/schemas.ts';
-import type { AppContext } from '../context.ts';
 import { contactRequests, users } from '../db/schema.ts';
 import { HttpError } from '../errors.ts';
 import { toContactRequest } from '../serialize-messages.ts';
@@ -11,7 +10,7 @@ import { toContactRequest } from '../serialize-messages.ts';
 /** See docs/decisions/002-not-crm-exists.md. Per client IP, per server instance. */
 export const NOT_CRM_EXISTS_LIMIT = { max: 5, timeWindow: '1 minute' } as const;
 
-export async function contactRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function contactRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const auth = { onRequest: app.authenticate };
 
@@ -20,17 +19,17 @@ export async function contactRoutes(app: FastifyInstance, ctx: AppContext) {
     { ...auth, schema: { tags: ['contact'], body: ContactBody, response: { 201: envelope(ContactRequest) } } },
     async (request, reply) => {
       const { subject, message } = request.body.contactRequest;
-      const [row] = await ctx.db.insert(contactRequests).values({ userId: request.user!.uid, subject, message, clientKey: request.idempotencyClaim?.key ?? null }).returning();
-      await ctx.events.poke(row.userId);
+      const [row] = await app.db.insert(contactRequests).values({ userId: request.user.uid, subject, message, clientKey: request.idempotencyClaim?.key ?? null }).returning();
+      await app.events.poke(row.userId);
       return reply.status(201).send({ data: toContactRequest(row) });
     },
   );
 
   api.get('/contact', { ...auth, schema: { tags: ['contact'], response: { 200: envelope(z.array(ContactRequest)) } } }, async (request) => {
-    const rows = await ctx.db
+    const rows = await app.db
       .select()
       .from(contactRequests)
-      .where(eq(contactRequests.userId, request.user!.uid))
+      .where(eq(contactRequests.userId, request.user.uid))
       .orderBy(desc(contactRequests.createdAt), desc(contactRequests.seq));
     return { data: rows.map(toContactRequest) };
   });
@@ -55,7 +54,7 @@ export async function contactRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const email = request.body.email.trim().toLowerCase();
       // The result is deliberately unused in the answer: the lookup runs only so that both cases cost the same.
-      await ctx.db.select({ uid: users.uid }).from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
+      await app.db.select({ uid: users.uid }).from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
       return { data: { received: true as const } };
     },
   );

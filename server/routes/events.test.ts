@@ -3,16 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
-import type { AppContext } from '../context.ts';
-import { openDatabase } from '../db/client.ts';
-import { createEvents } from '../events.ts';
-import { createIdentityProvider } from '../firebase.ts';
-import { registerAuth } from '../plugins/auth.ts';
-import { createDiskStorage } from '../storage.ts';
-import { createTestApp, freshPostgresUrl, postgresSkipReason, signUp, type TestApp, type TestUser } from '../test-helper.ts';
-import { createEventRoutes } from './events.ts';
+import { buildApp, registerServices } from '../app.ts';
+import { openServices, type Services } from '../compose.ts';
+import { authPlugin } from '../plugins/auth.ts';
+import { createTestApp, defined, emulatorHost, freshPostgresUrl, postgresSkipReason, signUp, testConfig, type TestApp, type TestUser } from '../test-helper.ts';
+import { eventRoutes } from './events.ts';
 
 interface SseEvent {
   event: string | null;
@@ -28,7 +23,7 @@ async function openStream(base: string, token: string) {
   const waiters = new Set<() => void>();
   let ended = false;
   const pump = (async () => {
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const reader = defined(res.body, 'a response body').pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
     try {
       for (;;) {
@@ -97,11 +92,11 @@ function baseUrl(app: FastifyInstance): string {
   return `http://127.0.0.1:${addr.port}`;
 }
 
-/** Counts live subscriptions by wrapping ctx.events.subscribe (the route calls it per request). */
-function countSubscriptions(ctx: AppContext) {
-  const original = ctx.events.subscribe.bind(ctx.events);
+/** Counts live subscriptions by wrapping services.events.subscribe (the route calls it per request). */
+function countSubscriptions(services: Services) {
+  const original = services.events.subscribe.bind(services.events);
   const state = { live: 0 };
-  ctx.events.subscribe = (uid, fn) => {
+  services.events.subscribe = (uid, fn) => {
     state.live++;
     const off = original(uid, fn);
     return () => {
@@ -121,7 +116,7 @@ describe('GET /api/events (PGlite)', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    subs = countSubscriptions(t.ctx);
+    subs = countSubscriptions(t.services);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = baseUrl(t.app);
     [alice, bob] = await Promise.all([t.user(), t.user()]);
@@ -163,11 +158,11 @@ describe('GET /api/events (PGlite)', () => {
     const b = await openStream(base, bob.token);
     try {
       await Promise.all([a.until(() => a.count('ready') === 1), b.until(() => b.count('ready') === 1)]);
-      await t.ctx.events.poke(alice.uid);
+      await t.services.events.poke(alice.uid);
       await a.until(() => a.count('poke') === 1);
       await sleep(300);
       expect(b.count('poke')).toBe(0);
-      expect(a.received.find((e) => e.event === 'poke')!.data).toBe('{}');
+      expect(a.received.find((e) => e.event === 'poke')?.data).toBe('{}');
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
@@ -178,7 +173,7 @@ describe('GET /api/events (PGlite)', () => {
     const b = await openStream(base, bob.token);
     try {
       await Promise.all([a.until(() => a.count('ready') === 1), b.until(() => b.count('ready') === 1)]);
-      await t.ctx.events.poke(null);
+      await t.services.events.poke(null);
       await Promise.all([a.until(() => a.count('poke') === 1), b.until(() => b.count('poke') === 1)]);
     } finally {
       await Promise.all([a.close(), b.close()]);
@@ -189,12 +184,12 @@ describe('GET /api/events (PGlite)', () => {
     const a = await openStream(base, alice.token);
     try {
       await a.until(() => a.count('ready') === 1);
-      await Promise.all(Array.from({ length: 20 }, () => t.ctx.events.poke(alice.uid)));
+      await Promise.all(Array.from({ length: 20 }, () => t.services.events.poke(alice.uid)));
       await a.until(() => a.count('poke') >= 1);
       await sleep(400);
       expect(a.count('poke')).toBe(1);
       // A later change is a new poke.
-      await t.ctx.events.poke(alice.uid);
+      await t.services.events.poke(alice.uid);
       await a.until(() => a.count('poke') === 2);
     } finally {
       await a.close();
@@ -222,8 +217,9 @@ describe('GET /api/events (PGlite)', () => {
 
   it('sends a ": ping" comment on the heartbeat interval, and app.close() ends open streams', async () => {
     const app = Fastify();
-    registerAuth(app, { db: t.ctx.db, identity: t.ctx.identity });
-    await app.register(async (api) => createEventRoutes({ heartbeatMs: 100 })(api, t.ctx), { prefix: '/api' });
+    await registerServices(app, t.services);
+    await app.register(authPlugin);
+    await app.register(eventRoutes, { prefix: '/api', heartbeatMs: 100 });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const s = await openStream(baseUrl(app), alice.token);
     await s.until(() => s.received.filter((e) => e.comment === 'ping').length >= 2, 2000);
@@ -257,22 +253,15 @@ describe.skipIf(!!skip)('GET /api/events across two app instances on one Postgre
   async function instance(url: string) {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-events-'));
     dirs.push(dataDir);
-    const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'no-build') });
-    const database = await openDatabase({ url });
-    const events = await createEvents(database);
-    const identity = createIdentityProvider(config);
-    const storage = createDiskStorage(path.join(dataDir, 'files'), config.UPLOAD_MAX_BYTES);
-    const ctx: AppContext = { config, database, db: database.db, identity, events, storage };
-    const app = await buildApp(ctx);
+    const services = await openServices(testConfig(dataDir), { database: { url } });
+    const app = await buildApp(services);
     await app.listen({ port: 0, host: '127.0.0.1' });
     closers.push(async () => {
       app.server.closeAllConnections();
       await app.close();
-      await events.close();
-      await identity.close();
-      await database.close();
+      await services.close();
     });
-    return { app, ctx, base: baseUrl(app) };
+    return { app, services, base: baseUrl(app) };
   }
 
   afterAll(async () => {
@@ -284,7 +273,7 @@ describe.skipIf(!!skip)('GET /api/events across two app instances on one Postgre
     const url = await freshPostgresUrl();
     const a = await instance(url);
     const b = await instance(url);
-    const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST!;
+    const emulator = emulatorHost();
     const email = `xi-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@test.example`;
     const { idToken, localId } = await signUp(emulator, email, 'Secret#123');
     const other = await signUp(emulator, `o-${email}`, 'Secret#123');
@@ -294,7 +283,7 @@ describe.skipIf(!!skip)('GET /api/events across two app instances on one Postgre
     try {
       await onA.until(() => onA.count('ready') === 1);
       await otherOnA.until(() => otherOnA.count('ready') === 1);
-      await b.ctx.events.poke(localId);
+      await b.services.events.poke(localId);
       await onA.until(() => onA.count('poke') === 1, 5000);
       await sleep(300);
       expect(otherOnA.count('poke')).toBe(0);
@@ -311,7 +300,7 @@ describe.skipIf(!!skip)('GET /api/events across two app instances on one Postgre
       await onA.until(() => onA.count('poke') === 2, 5000);
 
       // A general change on B reaches every user on A.
-      await b.ctx.events.poke(null);
+      await b.services.events.poke(null);
       await otherOnA.until(() => otherOnA.count('poke') === 1, 5000);
     } finally {
       await Promise.all([onA.close(), otherOnA.close()]);

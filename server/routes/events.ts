@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.ts';
 
 export interface EventStreamOptions {
   /** A comment line this often keeps proxies and load balancers from closing an idle stream. */
@@ -15,64 +14,60 @@ const DEFAULTS: EventStreamOptions = { heartbeatMs: 25_000, coalesceMs: 100 };
  * GET /api/events: a Server-Sent Events stream of data-free pokes ("something of yours changed,
  * pull"). The client reads it with fetch streaming so it can send the Authorization header, which
  * EventSource cannot. The data itself always travels through GET /api/sync, so a lost or duplicated
- * poke costs at most one extra pull and never a wrong replica (docs/decisions/001).
+ * poke costs at most one extra pull and never a wrong replica (docs/decisions/001-delta-sync-and-idempotency.md).
+ * The timings are plugin options, so a test can shorten them.
  */
-export function createEventRoutes(options: Partial<EventStreamOptions> = {}) {
+export async function eventRoutes(app: FastifyInstance, options: Partial<EventStreamOptions> = {}) {
   const { heartbeatMs, coalesceMs } = { ...DEFAULTS, ...options };
+  const open = new Set<ServerResponse>();
+  // app.close() waits for open connections; a stream never ends by itself, so end them first.
+  app.addHook('preClose', async () => {
+    for (const res of open) res.end();
+  });
 
-  return async function eventRoutes(app: FastifyInstance, ctx: AppContext) {
-    const open = new Set<ServerResponse>();
-    // app.close() waits for open connections; a stream never ends by itself, so end them first.
-    app.addHook('preClose', async () => {
-      for (const res of open) res.end();
+  app.get('/events', { onRequest: app.authenticate, schema: { hide: true } }, (request, reply) => {
+    const uid = request.user.uid;
+    reply.hijack();
+    const res = reply.raw;
+    // Headers already set on the reply (helmet's) are not sent after hijack: copy them over.
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) res.setHeader(name, value as string | string[] | number);
+    }
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+      connection: 'keep-alive',
     });
+    res.flushHeaders();
+    open.add(res);
 
-    app.get('/events', { onRequest: app.authenticate, schema: { hide: true } }, (request, reply) => {
-      const uid = request.user!.uid;
-      reply.hijack();
-      const res = reply.raw;
-      // Headers already set on the reply (helmet's) are not sent after hijack: copy them over.
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (value !== undefined) res.setHeader(name, value as string | string[] | number);
-      }
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-accel-buffering': 'no',
-        connection: 'keep-alive',
-      });
-      res.flushHeaders();
-      open.add(res);
-
-      let pending: NodeJS.Timeout | null = null;
-      const write = (chunk: string) => {
-        if (!res.writableEnded && !res.destroyed) res.write(chunk);
-      };
-      const unsubscribe = ctx.events.subscribe(uid, () => {
-        pending ??= setTimeout(() => {
-          pending = null;
-          write('event: poke\ndata: {}\n\n');
-        }, coalesceMs);
-      });
-      const heartbeat = setInterval(() => write(': ping\n\n'), heartbeatMs);
-
-      let closed = false;
-      const cleanup = () => {
-        if (closed) return;
-        closed = true;
-        unsubscribe();
-        clearInterval(heartbeat);
-        if (pending) clearTimeout(pending);
-        open.delete(res);
-      };
-      // The response's 'close' fires when the client goes away or we end the stream (not the
-      // request's: that one fires as soon as the request body has been read).
-      res.on('close', cleanup);
-
-      // retry: how long EventSource-like clients wait before reconnecting after a drop.
-      write('retry: 3000\nevent: ready\ndata: {}\n\n');
+    let pending: NodeJS.Timeout | null = null;
+    const write = (chunk: string) => {
+      if (!res.writableEnded && !res.destroyed) res.write(chunk);
+    };
+    const unsubscribe = app.events.subscribe(uid, () => {
+      pending ??= setTimeout(() => {
+        pending = null;
+        write('event: poke\ndata: {}\n\n');
+      }, coalesceMs);
     });
-  };
+    const heartbeat = setInterval(() => write(': ping\n\n'), heartbeatMs);
+
+    let closed = false;
+    const cleanup = () => {
+      if (closed) return;
+      closed = true;
+      unsubscribe();
+      clearInterval(heartbeat);
+      if (pending) clearTimeout(pending);
+      open.delete(res);
+    };
+    // The response's 'close' fires when the client goes away or we end the stream (not the
+    // request's: that one fires as soon as the request body has been read).
+    res.on('close', cleanup);
+
+    // retry: how long EventSource-like clients wait before reconnecting after a drop.
+    write('retry: 3000\nevent: ready\ndata: {}\n\n');
+  });
 }
-
-export const eventRoutes = createEventRoutes();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { files, userAttachments } from '../db/schema.ts';
-import { createTestApp, type TestApp, type TestUser } from '../test-helper.ts';
+import { createTestApp, defined, type TestApp, type TestUser } from '../test-helper.ts';
 
 const CAP = 1024;
 let t: TestApp;
@@ -28,7 +28,7 @@ async function multipart(parts: { name?: string; filename: string; data: Buffer;
   const form = new FormData();
   for (const p of parts) form.append(p.name ?? 'files', new Blob([new Uint8Array(p.data)], { type: p.type ?? 'application/octet-stream' }), p.filename);
   const res = new Response(form);
-  return { payload: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type')! };
+  return { payload: Buffer.from(await res.arrayBuffer()), contentType: defined(res.headers.get('content-type'), 'a multipart content type') };
 }
 
 async function upload(user: TestUser | null, parts: Parameters<typeof multipart>[0]) {
@@ -42,7 +42,7 @@ const list = async (user: TestUser) => {
 };
 const download = (user: TestUser | null, id: string) =>
   t.app.inject({ method: 'GET', url: `/api/user/files/${id}`, headers: user?.headers ?? {} });
-const storedCount = async () => (await readdir(path.join(t.ctx.config.DATA_DIR, 'files')).catch(() => [])).length;
+const storedCount = async () => (await readdir(path.join(t.services.config.DATA_DIR, 'files')).catch(() => [])).length;
 
 describe('POST /api/user/files', () => {
   it('needs a token', async () => {
@@ -61,7 +61,7 @@ describe('POST /api/user/files', () => {
       contentType: 'text/plain',
       sha256: createHash('sha256').update('my evidence').digest('hex'),
     });
-    const [row] = await t.ctx.db.select().from(files).where(eq(files.id, body.files[0].id));
+    const [row] = await t.services.db.select().from(files).where(eq(files.id, body.files[0].id));
     expect(row).toMatchObject({ userId: alice.uid, kind: 'general' });
   });
 
@@ -149,7 +149,7 @@ describe('reading files', () => {
   });
 
   it('does not serve a final report through this route', async () => {
-    const [row] = await t.ctx.db
+    const [row] = await t.services.db
       .insert(files)
       .values({ userId: alice.uid, kind: 'final', originalName: 'report.pdf', storedName: 'x.pdf', contentType: 'application/pdf', size: 1, sha256: 'x' })
       .returning();
@@ -168,7 +168,7 @@ describe('PATCH /api/user/attachments', () => {
     const res = await patch(alice, { attachments: [{ fileId, note: 'bank letter' }] });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ data: { code: 'SUCCESS', message: 'Attachments updated' } });
-    const rows = await t.ctx.db.select().from(userAttachments).where(eq(userAttachments.userId, alice.uid));
+    const rows = await t.services.db.select().from(userAttachments).where(eq(userAttachments.userId, alice.uid));
     expect(rows.map((r) => r.payload)).toContainEqual({ attachments: [{ fileId, note: 'bank letter' }] });
   });
 
@@ -179,7 +179,7 @@ describe('PATCH /api/user/attachments', () => {
     const stolen = await patch(bob, { attachments: [{ fileId: bobFile }, { fileId: aliceFile }] });
     expect(stolen.statusCode).toBe(404);
     expect(stolen.json().error.message).toBe(`File ${aliceFile} not found`);
-    expect(await t.ctx.db.select().from(userAttachments).where(eq(userAttachments.userId, bob.uid))).toEqual([]);
+    expect(await t.services.db.select().from(userAttachments).where(eq(userAttachments.userId, bob.uid))).toEqual([]);
 
     const tooMany = await patch(alice, { attachments: Array.from({ length: 51 }, () => ({ fileId: aliceFile })) });
     expect(tooMany.statusCode).toBe(400);

@@ -3,7 +3,6 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, UserFile } from '../../domain/schemas.ts';
-import type { AppContext } from '../context.ts';
 import { files, userAttachments } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { toUserFile } from '../serialize-messages.ts';
@@ -42,7 +41,7 @@ const DOWNLOADABLE = ['general', 'attachment'];
  * General files: POST /user/files (multipart, one or more parts named `files`), GET /user/files (the
  * caller's general files), GET /user/files/:fileId (download), and the spec's PATCH /user/attachments.
  */
-export async function fileRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function fileRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const auth = { onRequest: app.authenticate };
 
@@ -53,7 +52,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext) {
       // @fastify/multipart stops a part at the size cap while the body is read, before our handler runs.
       errorHandler: (error: FastifyError) => {
         if (error.code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new HttpError(413, 'FILE_TOO_LARGE', `Each file must be at most ${formatBytes(ctx.storage.maxBytes)}`);
+          throw new HttpError(413, 'FILE_TOO_LARGE', `Each file must be at most ${formatBytes(app.storage.maxBytes)}`);
         }
         if (error.code === 'FST_FILES_LIMIT') throw new HttpError(413, 'TOO_MANY_FILES', 'At most 10 files can be uploaded at once');
         throw error;
@@ -62,15 +61,15 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const parts: FilePart[] = Array.isArray(request.body.files) ? request.body.files : [request.body.files];
-      const userId = request.user!.uid;
+      const userId = request.user.uid;
       // All or nothing: a refused file (413/415) removes the ones already written by this request.
       const stored: { part: FilePart; file: StoredFile }[] = [];
       try {
         for (const part of parts) {
           const name = cleanFileName(part.filename);
-          stored.push({ part: { ...part, filename: name }, file: await ctx.storage.save(part.data, name) });
+          stored.push({ part: { ...part, filename: name }, file: await app.storage.save(part.data, name) });
         }
-        const rows = await ctx.db
+        const rows = await app.db
           .insert(files)
           .values(
             stored.map(({ part, file }) => ({
@@ -84,20 +83,20 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext) {
             })),
           )
           .returning();
-        await ctx.events.poke(userId);
+        await app.events.poke(userId);
         return reply.status(201).send({ data: { code: 'SUCCESS' as const, message: 'Files uploaded successfully', files: rows.map(toUserFile) } });
       } catch (err) {
-        await Promise.allSettled(stored.map(({ file }) => ctx.storage.remove(file.storedName)));
+        await Promise.allSettled(stored.map(({ file }) => app.storage.remove(file.storedName)));
         throw err;
       }
     },
   );
 
   api.get('/user/files', { ...auth, schema: { tags: ['files'], response: { 200: envelope(z.array(UserFile)) } } }, async (request) => {
-    const rows = await ctx.db
+    const rows = await app.db
       .select()
       .from(files)
-      .where(and(eq(files.userId, request.user!.uid), eq(files.kind, 'general')))
+      .where(and(eq(files.userId, request.user.uid), eq(files.kind, 'general')))
       .orderBy(desc(files.createdAt), desc(files.seq));
     return { data: rows.map(toUserFile) };
   });
@@ -105,13 +104,13 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext) {
   api.get('/user/files/:fileId', { ...auth, schema: { tags: ['files'], params: FileIdParams } }, async (request, reply) => {
     const { fileId } = request.params;
     if (!UUID.test(fileId)) throw notFound('File not found');
-    const [row] = await ctx.db
+    const [row] = await app.db
       .select()
       .from(files)
-      .where(and(eq(files.id, fileId), eq(files.userId, request.user!.uid), inArray(files.kind, DOWNLOADABLE)));
+      .where(and(eq(files.id, fileId), eq(files.userId, request.user.uid), inArray(files.kind, DOWNLOADABLE)));
     if (!row) throw notFound('File not found');
     // A row whose bytes are gone (restored backup, manual cleanup) is a missing file, not a server error.
-    const data = await ctx.storage.read(row.storedName).catch(() => {
+    const data = await app.storage.read(row.storedName).catch(() => {
       throw notFound('File not found');
     });
     return reply
@@ -129,11 +128,11 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: { tags: ['files'], body: AttachmentsBody, response: { 200: envelope(z.object({ code: z.literal('SUCCESS'), message: z.string() })) } },
     },
     async (request) => {
-      const userId = request.user!.uid;
+      const userId = request.user.uid;
       const { attachments } = request.body;
       const ids = [...new Set(attachments.map((a) => a.fileId.toLowerCase()))];
       if (ids.length > 0) {
-        const owned = await ctx.db
+        const owned = await app.db
           .select({ id: files.id })
           .from(files)
           .where(and(eq(files.userId, userId), inArray(files.id, ids)));
@@ -141,9 +140,9 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext) {
         const missing = ids.find((id) => !ownedIds.has(id));
         if (missing) throw notFound(`File ${missing} not found`);
       }
-      await ctx.db.insert(userAttachments).values({ userId, payload: { attachments } });
+      await app.db.insert(userAttachments).values({ userId, payload: { attachments } });
       request.log.info({ userId, count: attachments.length }, 'attachments updated');
-      await ctx.events.poke(userId);
+      await app.events.poke(userId);
       return { data: { code: 'SUCCESS' as const, message: 'Attachments updated' } };
     },
   );

@@ -27,7 +27,7 @@ function nextPoke(uid: string): Promise<void> {
       stop();
       reject(new Error(`no poke for ${uid}`));
     }, 5000);
-    const stop = t.ctx.events.subscribe(uid, () => {
+    const stop = t.services.events.subscribe(uid, () => {
       clearTimeout(timer);
       stop();
       resolve();
@@ -118,7 +118,7 @@ describe('audit of notifications', () => {
     const message = `audited ${Date.now()}`;
     const res = await post(admin, `/api/notification/${bob.uid}`, { notification: { message } });
     expect(res.statusCode).toBe(201);
-    const history = await clientHistory(t.ctx.db, bob.uid);
+    const history = await clientHistory(t.services.db, bob.uid);
     const entry = history.find((h) => h.entityId === res.json().data.id);
     expect(entry).toMatchObject({ action: 'notification', actor: { uid: admin.uid, email: admin.email }, after: { message, to: bob.uid } });
   });

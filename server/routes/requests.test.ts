@@ -2,12 +2,12 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductRequest } from '../../domain/schemas.ts';
 import { texts } from '../../domain/texts.ts';
-import { tools } from '../../domain/tools.ts';
+import { findTool, tools } from '../../domain/tools.ts';
 import { deals, files, productRequests, refunds, users, visits } from '../db/schema.ts';
 import { seedClientData } from '../seed-data.ts';
 import { demoAccounts, seedDemo } from '../seed.ts';
 import { createSignedLinks } from '../signed-links.ts';
-import { createTestApp, type TestApp, type TestUser } from '../test-helper.ts';
+import { createTestApp, defined, type TestApp, type TestUser } from '../test-helper.ts';
 
 interface Group {
   productRequestType: string;
@@ -26,16 +26,16 @@ describe('requests, refunds, final files, live details and billing', () => {
     t.app.inject({ method: 'POST', url: '/api/refund', payload: { refundRequest }, headers: { ...user.headers, ...headers } });
   /** Client A's seeded request of a tool in a status. */
   const seeded = (toolId: string, status: string) => {
-    const tool = tools.find((x) => x.id === toolId)!;
-    const group = groups.find((g) => g.productRequestType === tool.ToolNameBackend)!;
-    return group.requests.find((r) => r.status === status)!;
+    const tool = defined(findTool(toolId), `the tool ${toolId}`);
+    const group = defined(groups.find((g) => g.productRequestType === tool.ToolNameBackend), `the ${toolId} group`);
+    return defined(group.requests.find((r) => r.status === status), `a ${status} ${toolId} request`);
   };
 
   beforeAll(async () => {
     t = await createTestApp();
     a = await t.user({ client: true });
     b = await t.user({ client: true });
-    await seedClientData(t.ctx.db, a.uid, t.ctx.storage);
+    await seedClientData(t.services.db, a.uid, t.services.storage);
     const res = await get('/api/user/product-requests');
     expect(res.statusCode, res.body).toBe(200);
     groups = res.json().data;
@@ -83,10 +83,10 @@ describe('requests, refunds, final files, live details and billing', () => {
       expect(paid.leftToPay).toBe(0);
       expect(unpaid.leftToPay).toBeGreaterThan(0);
       for (const r of [paid, unpaid]) {
-        const rows = await t.ctx.db.select().from(visits).where(eq(visits.requestId, r.id));
+        const rows = await t.services.db.select().from(visits).where(eq(visits.requestId, r.id));
         expect(rows.length).toBeGreaterThan(0);
       }
-      const rows = await t.ctx.db.select().from(visits).where(eq(visits.requestId, paid.id));
+      const rows = await t.services.db.select().from(visits).where(eq(visits.requestId, paid.id));
       const details = rows.map((v) => v.ipDetails as Record<string, unknown>);
       expect(details.some((d) => d.latitude !== null && d.longitude !== null)).toBe(true);
       expect(details.some((d) => d.latitude === null)).toBe(true);
@@ -94,15 +94,15 @@ describe('requests, refunds, final files, live details and billing', () => {
   });
 
   it('seedDemo seeds the demo client once, in one transaction with its profile', async () => {
-    const deps = { db: t.ctx.db, identity: t.ctx.identity, storage: t.ctx.storage };
+    const deps = { db: t.services.db, identity: t.services.identity, storage: t.services.storage };
     await seedDemo(deps);
     await seedDemo(deps);
-    const client = demoAccounts.find((x) => x.email === 'client@demo.test')!;
-    const [row] = await t.ctx.db.select().from(users).where(eq(users.email, client.email));
+    const client = defined(demoAccounts.find((x) => x.email === 'client@demo.test'), 'the demo client');
+    const [row] = await t.services.db.select().from(users).where(eq(users.email, client.email));
     expect(row.isClient).toBe(true);
-    const [n] = await t.ctx.db.select({ n: count() }).from(productRequests).where(eq(productRequests.userId, row.uid));
+    const [n] = await t.services.db.select({ n: count() }).from(productRequests).where(eq(productRequests.userId, row.uid));
     expect(Number(n.n)).toBe(25);
-    const [finals] = await t.ctx.db.select({ n: count() }).from(files).where(and(eq(files.userId, row.uid), eq(files.kind, 'final')));
+    const [finals] = await t.services.db.select({ n: count() }).from(files).where(and(eq(files.userId, row.uid), eq(files.kind, 'final')));
     expect(Number(finals.n)).toBe(4);
   });
 
@@ -143,7 +143,7 @@ describe('requests, refunds, final files, live details and billing', () => {
       const dealCount = groups.reduce((s, g) => s + g.deals.length, 0);
       expect(rows).toHaveLength(dealCount);
       expect(rows[0]).toEqual({ id: expect.any(String), tool: expect.any(String), toolName: expect.any(String), date: expect.any(String), invoice: expect.stringMatching(/^\/api\/download\//) });
-      expect(rows.find((r) => r.tool === 'TRACK_MASTER')!.toolName).toBe('Track Master');
+      expect(rows.find((r) => r.tool === 'TRACK_MASTER')?.toolName).toBe('Track Master');
       const pdf = await t.app.inject({ url: rows[0].invoice });
       expect(pdf.statusCode).toBe(200);
       expect(pdf.headers['content-type']).toBe('application/pdf');
@@ -217,7 +217,7 @@ describe('requests, refunds, final files, live details and billing', () => {
       expect(refused.json()).toEqual({ error: { code: 'NOT_FULLY_PAID', message: 'This product request has not fully paid.' } });
       expect(texts.notFullyPaid).toBe('This product request has not fully paid.');
 
-      await t.ctx.db.update(productRequests).set({ paid: bd.totalAmount! }).where(eq(productRequests.id, bd.id));
+      await t.services.db.update(productRequests).set({ paid: defined(bd.totalAmount, 'a total') }).where(eq(productRequests.id, bd.id));
       const res = await get(`/api/bank-dispute/${bd.id}/file`);
       expect(res.statusCode).toBe(200);
       const link: string = res.json().data;
@@ -225,9 +225,9 @@ describe('requests, refunds, final files, live details and billing', () => {
 
       const download = await t.app.inject({ url: link });
       expect(download.statusCode).toBe(200);
-      const [row] = await t.ctx.db.select({ finalFileId: productRequests.finalFileId }).from(productRequests).where(eq(productRequests.id, bd.id));
-      const [file] = await t.ctx.db.select().from(files).where(eq(files.id, row.finalFileId!));
-      expect(download.rawPayload.equals(await t.ctx.storage.read(file.storedName))).toBe(true);
+      const [row] = await t.services.db.select({ finalFileId: productRequests.finalFileId }).from(productRequests).where(eq(productRequests.id, bd.id));
+      const [file] = await t.services.db.select().from(files).where(eq(files.id, defined(row.finalFileId, 'a final file')));
+      expect(download.rawPayload.equals(await t.services.storage.read(file.storedName))).toBe(true);
       expect(download.headers['content-type']).toBe('application/pdf');
       expect(download.headers['content-disposition']).toBe(`attachment; filename="Bank Dispute final report.pdf"; filename*=UTF-8''Bank%20Dispute%20final%20report.pdf`);
       expect(download.headers['cache-control']).toBe('private, max-age=31536000, immutable');
@@ -256,14 +256,14 @@ describe('requests, refunds, final files, live details and billing', () => {
     it('refuses a tampered or expired link', async () => {
       const tm = seeded('track-master', 'Done');
       const link: string = (await get(`/api/track-master/${tm.id}/file`)).json().data;
-      const token = link.split('/').pop()!;
+      const token = defined(link.split('/').pop(), 'a token');
       const fileId = token.split('.')[0];
-      const otherFile = (await t.ctx.db.select().from(files).where(and(eq(files.userId, a.uid), eq(files.kind, 'invoice'))))[0];
+      const otherFile = (await t.services.db.select().from(files).where(and(eq(files.userId, a.uid), eq(files.kind, 'invoice'))))[0];
       const swapped = `/api/download/${otherFile.id}.${token.split('.').slice(1).join('.')}`;
       expect((await t.app.inject({ url: swapped })).statusCode).toBe(403);
       const forged = createSignedLinks('some-other-secret-of-16+').link(fileId);
       expect((await t.app.inject({ url: forged })).json().error.code).toBe('INVALID_LINK');
-      const expired = createSignedLinks(t.ctx.config.downloadSecret, { now: () => Date.now() - 16 * 60 * 1000 }).link(fileId);
+      const expired = createSignedLinks(t.services.config.downloadSecret, { now: () => Date.now() - 16 * 60 * 1000 }).link(fileId);
       const res = await t.app.inject({ url: expired });
       expect(res.statusCode).toBe(410);
       expect(res.json().error.code).toBe('LINK_EXPIRED');
@@ -273,7 +273,7 @@ describe('requests, refunds, final files, live details and billing', () => {
 
   describe('refunds', () => {
     it('are accepted for In Progress and Done requests with 201', async () => {
-      const before = await t.ctx.db.select({ n: count() }).from(refunds);
+      const before = await t.services.db.select({ n: count() }).from(refunds);
       const inProgress = seeded('blockchain-analysis', 'In Progress');
       const res = await refund(a, { tool: 'BLOCKCHAIN_ANALYSIS', processId: inProgress.id, refundRequestType: 'PARTIAL', reason: 'The analysis stopped at the first exchange.' });
       expect(res.statusCode, res.body).toBe(201);
@@ -287,7 +287,7 @@ describe('requests, refunds, final files, live details and billing', () => {
       });
       const done = seeded('web-intelligence', 'Done');
       expect((await refund(a, { tool: 'WEB_INTELLIGENCE', processId: done.id, refundRequestType: 'FULL', reason: 'No useful findings.' })).statusCode).toBe(201);
-      const after = await t.ctx.db.select({ n: count() }).from(refunds);
+      const after = await t.services.db.select({ n: count() }).from(refunds);
       expect(Number(after[0].n)).toBe(Number(before[0].n) + 2);
     });
 
@@ -326,13 +326,13 @@ describe('requests, refunds, final files, live details and billing', () => {
       expect(first.statusCode).toBe(201);
       expect(second.statusCode).toBe(201);
       expect(second.json()).toEqual(first.json());
-      const rows = await t.ctx.db.select().from(refunds).where(eq(refunds.requestId, r.id));
+      const rows = await t.services.db.select().from(refunds).where(eq(refunds.requestId, r.id));
       expect(rows).toHaveLength(1);
     });
   });
 
   it('the grouped list carries the deals of each group with a fresh invoice link', async () => {
-    const [dealRow] = await t.ctx.db.select().from(deals).where(eq(deals.userId, a.uid)).limit(1);
+    const [dealRow] = await t.services.db.select().from(deals).where(eq(deals.userId, a.uid)).limit(1);
     const group = (await get('/api/user/product-requests')).json().data.find((g: Group) => g.productRequestType === dealRow.productRequestType);
     const deal = group.deals.find((d: { id: string }) => d.id === dealRow.id);
     expect(deal).toMatchObject({ requestId: dealRow.requestId, amount: dealRow.amount, Created_Time: new Date(dealRow.createdAt).toISOString() });

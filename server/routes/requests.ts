@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { Deal, LiveDetails, ProductRequest, RefundBody, RefundRequest, StatusCounts } from '../../domain/schemas.ts';
 import { texts } from '../../domain/texts.ts';
 import { findTool, toolByBackendName, ToolNameBackendSchema, tools, type ToolDefinition } from '../../domain/tools.ts';
-import type { AppContext } from '../context.ts';
 import { deals, files, productRequests, refunds, visits } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { isFullyPaid, toDeal, toRefund, toRequest, toVisit } from '../serialize.ts';
@@ -42,10 +41,10 @@ const missingRequest = () => notFound('Request not found');
  * The requests, deals, refunds, final files, Live Details and billing of the signed-in user
  * (docs/api.md, "Requests and tools"). Every lookup is scoped to the caller: someone else's id is 404.
  */
-export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function requestRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const auth = { onRequest: app.authenticate };
-  const links = createSignedLinks(ctx.config.downloadSecret);
+  const links = createSignedLinks(app.config.downloadSecret);
 
   function toolOr404(toolId: string): ToolDefinition {
     const tool = findTool(toolId);
@@ -55,7 +54,7 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
 
   async function ownRequest(uid: string, tool: ToolDefinition, requestId: string) {
     if (!UUID.test(requestId)) throw missingRequest();
-    const [row] = await ctx.db
+    const [row] = await app.db
       .select()
       .from(productRequests)
       .where(and(eq(productRequests.id, requestId), eq(productRequests.userId, uid), eq(productRequests.toolId, tool.id)));
@@ -67,10 +66,10 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
     '/user/product-requests',
     { ...auth, schema: { tags: ['requests'], summary: 'The user\'s requests and deals, one group per tool', response: { 200: z.object({ data: z.array(RequestGroup) }) } } },
     async (request) => {
-      const uid = request.user!.uid;
+      const uid = request.user.uid;
       const [requestRows, dealRows] = await Promise.all([
-        ctx.db.select().from(productRequests).where(eq(productRequests.userId, uid)).orderBy(desc(productRequests.createdAt)),
-        ctx.db.select().from(deals).where(eq(deals.userId, uid)).orderBy(desc(deals.createdAt)),
+        app.db.select().from(productRequests).where(eq(productRequests.userId, uid)).orderBy(desc(productRequests.createdAt)),
+        app.db.select().from(deals).where(eq(deals.userId, uid)).orderBy(desc(deals.createdAt)),
       ]);
       return {
         data: tools.map((tool) => ({
@@ -86,10 +85,10 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
     '/user/product-requests-status-count',
     { ...auth, schema: { tags: ['requests'], response: { 200: z.object({ data: StatusCounts }) } } },
     async (request) => {
-      const rows = await ctx.db
+      const rows = await app.db
         .select({ status: productRequests.status, n: count() })
         .from(productRequests)
-        .where(eq(productRequests.userId, request.user!.uid))
+        .where(eq(productRequests.userId, request.user.uid))
         .groupBy(productRequests.status);
       const n = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
       return { data: { done: n('Done'), inProgress: n('In Progress'), pending: n('Pending'), waitingForActions: n('Waiting for actions') } };
@@ -101,10 +100,10 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
     { ...auth, schema: { tags: ['requests'], summary: 'The user\'s requests of one tool, newest first', params: ToolParams, response: { 200: z.object({ data: z.array(ProductRequest) }) } } },
     async (request) => {
       const tool = toolOr404(request.params.toolId);
-      const rows = await ctx.db
+      const rows = await app.db
         .select()
         .from(productRequests)
-        .where(and(eq(productRequests.userId, request.user!.uid), eq(productRequests.toolId, tool.id)))
+        .where(and(eq(productRequests.userId, request.user.uid), eq(productRequests.toolId, tool.id)))
         .orderBy(desc(productRequests.createdAt));
       return { data: rows.map(toRequest) };
     },
@@ -115,14 +114,14 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
     { ...auth, schema: { tags: ['requests'], summary: 'One request\'s details', params: RequestParams, response: { 200: z.object({ data: RequestDetails }) } } },
     async (request) => {
       const tool = toolOr404(request.params.toolId);
-      const row = await ownRequest(request.user!.uid, tool, request.params.requestId);
+      const row = await ownRequest(request.user.uid, tool, request.params.requestId);
       const details: z.infer<typeof RequestDetails> = {
         id: row.id,
         productRequestType: row.productRequestType as z.infer<typeof RequestDetails>['productRequestType'],
         requestDetails: toRequest(row).requestDetails,
       };
       if (tool.id === 'track-master') {
-        const [{ n }] = await ctx.db.select({ n: count() }).from(visits).where(eq(visits.requestId, row.id));
+        const [{ n }] = await app.db.select({ n: count() }).from(visits).where(eq(visits.requestId, row.id));
         details.visits = Number(n);
       }
       return { data: details };
@@ -143,8 +142,8 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const tool = toolOr404(request.params.toolId);
       if (tool.id !== 'track-master') throw notFound('Live details exist for Track Master requests only');
-      const row = await ownRequest(request.user!.uid, tool, request.params.requestId);
-      const visitRows = await ctx.db.select().from(visits).where(eq(visits.requestId, row.id)).orderBy(desc(visits.time));
+      const row = await ownRequest(request.user.uid, tool, request.params.requestId);
+      const visitRows = await app.db.select().from(visits).where(eq(visits.requestId, row.id)).orderBy(desc(visits.time));
       // Nothing of the visits leaks before payment in full, only how many rows to draw.
       const data = isFullyPaid(row) ? visitRows.map(toVisit) : Math.max(MIN_PLACEHOLDER_ROWS, visitRows.length);
       return { data: { id: row.id, data } };
@@ -155,18 +154,20 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
     '/refund',
     { ...auth, schema: { tags: ['requests'], body: RefundBody, response: { 201: z.object({ data: RefundRequest }) } } },
     async (request, reply) => {
-      const uid = request.user!.uid;
+      const uid = request.user.uid;
       const { tool: toolName, processId, refundRequestType, reason } = request.body.refundRequest;
-      const tool = toolByBackendName(toolName)!;
+      const tool = toolByBackendName(toolName);
+      // The schema lets only catalogue names through; were one missing, no request of it could be found either.
+      if (!tool) throw missingRequest();
       const row = await ownRequest(uid, tool, processId);
       if (!REFUNDABLE.has(row.status)) {
         throw new HttpError(409, 'NOT_REFUNDABLE', `Only requests that are In Progress or Done can be refunded; this request is ${row.status}.`);
       }
-      const [refund] = await ctx.db
+      const [refund] = await app.db
         .insert(refunds)
         .values({ userId: uid, requestId: row.id, tool: tool.ToolNameBackend, refundRequestType, reason, clientKey: request.idempotencyClaim?.key ?? null })
         .returning();
-      await ctx.events.poke(uid);
+      await app.events.poke(uid);
       return reply.status(201).send({ data: toRefund(refund) });
     },
   );
@@ -184,7 +185,7 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const tool = toolOr404(request.params.toolId);
-      const row = await ownRequest(request.user!.uid, tool, request.params.processId);
+      const row = await ownRequest(request.user.uid, tool, request.params.processId);
       if (!isFullyPaid(row)) throw new HttpError(403, 'NOT_FULLY_PAID', texts.notFullyPaid);
       if (!row.finalFileId) throw new HttpError(404, 'FILE_NOT_READY', 'The final file is not ready yet.');
       return { data: links.link(row.finalFileId) };
@@ -202,11 +203,11 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
           ? new HttpError(410, 'LINK_EXPIRED', 'This download link has expired. Open the download again to get a new one.')
           : new HttpError(403, 'INVALID_LINK', 'This download link is not valid.');
       }
-      const [file] = await ctx.db.select().from(files).where(eq(files.id, verdict.fileId));
+      const [file] = await app.db.select().from(files).where(eq(files.id, verdict.fileId));
       if (!file) throw notFound('File not found');
       let bytes: Buffer;
       try {
-        bytes = await ctx.storage.read(file.storedName);
+        bytes = await app.storage.read(file.storedName);
       } catch {
         throw notFound('File not found');
       }
@@ -224,7 +225,7 @@ export async function requestRoutes(app: FastifyInstance, ctx: AppContext) {
     '/user/billing',
     { ...auth, schema: { tags: ['requests'], summary: 'Settings → Billings: one row per deal, newest first', response: { 200: z.object({ data: z.array(BillingRow) }) } } },
     async (request) => {
-      const rows = await ctx.db.select().from(deals).where(eq(deals.userId, request.user!.uid)).orderBy(desc(deals.createdAt), asc(deals.id));
+      const rows = await app.db.select().from(deals).where(eq(deals.userId, request.user.uid)).orderBy(desc(deals.createdAt), asc(deals.id));
       return {
         data: rows.map((row) => {
           const deal = toDeal(row, links);

@@ -7,7 +7,7 @@ import { findTransition, nextStatuses } from '../../domain/lifecycle.ts';
 import type { StaffClient, StaffDeal, StaffRequest } from '../../domain/staff.ts';
 import { auditLog, deals, files, notifications, productRequests, users } from '../db/schema.ts';
 import { minimalPdf } from '../seed-data.ts';
-import { backends, createTestApp, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
+import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[staff-actions.test] PostgreSQL run skipped: ${skip}`);
@@ -37,7 +37,7 @@ describe.each(backends())('staff write API (%s)', (backend) => {
 
   /** A Bank Dispute request of `client`, inserted directly: much faster than going through the routes. */
   async function makeRequest(values: Partial<typeof productRequests.$inferInsert> = {}): Promise<RequestRow> {
-    const [row] = await t.ctx.db
+    const [row] = await t.services.db
       .insert(productRequests)
       .values({ userId: client.uid, toolId: 'bank-dispute', productRequestType: 'BANK_DISPUTE', ...values })
       .returning();
@@ -53,11 +53,11 @@ describe.each(backends())('staff write API (%s)', (backend) => {
   }
 
   async function attachFinalFile(row: RequestRow): Promise<RequestRow> {
-    const [file] = await t.ctx.db
+    const [file] = await t.services.db
       .insert(files)
       .values({ userId: row.userId, kind: 'final', requestId: row.id, originalName: 'report.pdf', storedName: `${randomUUID()}.pdf`, contentType: 'application/pdf', size: 1, sha256: 'x' })
       .returning();
-    const [updated] = await t.ctx.db.update(productRequests).set({ finalFileId: file.id }).where(eq(productRequests.id, row.id)).returning();
+    const [updated] = await t.services.db.update(productRequests).set({ finalFileId: file.id }).where(eq(productRequests.id, row.id)).returning();
     return updated;
   }
 
@@ -82,17 +82,17 @@ describe.each(backends())('staff write API (%s)', (backend) => {
     return t.app.inject({
       method: 'POST',
       url: `/api/staff/requests/${id}/final-file`,
-      headers: { ...(user?.headers ?? {}), 'content-type': res.headers.get('content-type')! },
+      headers: { ...(user?.headers ?? {}), 'content-type': defined(res.headers.get('content-type'), 'a multipart content type') },
       payload,
     });
   }
 
-  const requestRow = async (id: string) => (await t.ctx.db.select().from(productRequests).where(eq(productRequests.id, id)))[0];
-  const userRow = async (uid: string) => (await t.ctx.db.select().from(users).where(eq(users.uid, uid)))[0];
-  const auditOf = (requestId: string) => t.ctx.db.select().from(auditLog).where(eq(auditLog.requestId, requestId)).orderBy(auditLog.id);
-  const auditOfUser = (uid: string) => t.ctx.db.select().from(auditLog).where(eq(auditLog.subjectUid, uid)).orderBy(auditLog.id);
-  const notificationsOf = async (uid: string) => (await t.ctx.db.select().from(notifications).where(eq(notifications.userId, uid))).map((n) => n.message);
-  const dealCount = async (requestId: string) => Number((await t.ctx.db.select({ n: count() }).from(deals).where(eq(deals.requestId, requestId)))[0].n);
+  const requestRow = async (id: string) => (await t.services.db.select().from(productRequests).where(eq(productRequests.id, id)))[0];
+  const userRow = async (uid: string) => (await t.services.db.select().from(users).where(eq(users.uid, uid)))[0];
+  const auditOf = (requestId: string) => t.services.db.select().from(auditLog).where(eq(auditLog.requestId, requestId)).orderBy(auditLog.id);
+  const auditOfUser = (uid: string) => t.services.db.select().from(auditLog).where(eq(auditLog.subjectUid, uid)).orderBy(auditLog.id);
+  const notificationsOf = async (uid: string) => (await t.services.db.select().from(notifications).where(eq(notifications.userId, uid))).map((n) => n.message);
+  const dealCount = async (requestId: string) => Number((await t.services.db.select({ n: count() }).from(deals).where(eq(deals.requestId, requestId)))[0].n);
   const errorOf = (res: { json(): unknown }) => (res.json() as { error: { code: string; message: string; details?: Json } }).error;
 
   // ---- who may call ----
@@ -392,11 +392,11 @@ describe.each(backends())('staff write API (%s)', (backend) => {
       expect(deal.invoiceNumber).toMatch(/^INV-\d{4,}$/);
       expect(request.leftToPay).toBe(1200);
 
-      const [stored] = await t.ctx.db.select().from(deals).where(eq(deals.id, deal.id));
+      const [stored] = await t.services.db.select().from(deals).where(eq(deals.id, deal.id));
       expect(stored).toMatchObject({ userId: client.uid, recordedBy: staff.uid, invoiceNumber: deal.invoiceNumber, productRequestType: 'BANK_DISPUTE' });
-      const [file] = await t.ctx.db.select().from(files).where(eq(files.id, stored.invoiceUrl!));
+      const [file] = await t.services.db.select().from(files).where(eq(files.id, defined(stored.invoiceUrl, 'an invoice file')));
       expect(file).toMatchObject({ kind: 'invoice', userId: client.uid, requestId: row.id, originalName: `${deal.invoiceNumber}.pdf`, contentType: 'application/pdf' });
-      const bytes = await t.ctx.storage.read(file.storedName);
+      const bytes = await t.services.storage.read(file.storedName);
       expect(bytes.subarray(0, 4).toString('latin1')).toBe('%PDF');
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(file.sha256);
       const pdf = await PDFDocument.load(bytes);
@@ -405,7 +405,7 @@ describe.each(backends())('staff write API (%s)', (backend) => {
 
       // The client's Billings lists it, and its link downloads the same bytes.
       const billing = await t.app.inject({ url: '/api/user/billing', headers: client.headers });
-      const line = (billing.json().data as { id: string; invoice: string }[]).find((b) => b.id === deal.id)!;
+      const line = defined((billing.json().data as { id: string; invoice: string }[]).find((b) => b.id === deal.id), 'the billing line');
       const download = await t.app.inject({ url: line.invoice });
       expect(download.statusCode).toBe(200);
       expect(download.rawPayload.equals(bytes)).toBe(true);
@@ -417,7 +417,7 @@ describe.each(backends())('staff write API (%s)', (backend) => {
       const row = await requestIn('Waiting for actions');
       const first = (await pay(row.id, { version: 1, amount: 1 })).json().data.deal as StaffDeal;
       const second = (await pay(row.id, { version: 2, amount: 1 })).json().data.deal as StaffDeal;
-      const n = (d: StaffDeal) => Number(d.invoiceNumber!.slice(4));
+      const n = (d: StaffDeal) => Number(defined(d.invoiceNumber, 'an invoice number').slice(4));
       expect(n(second)).toBeGreaterThan(n(first));
     });
 
@@ -443,7 +443,7 @@ describe.each(backends())('staff write API (%s)', (backend) => {
       const headers = { 'idempotency-key': `pay-${randomUUID()}` };
       const answers = await Promise.all(Array.from({ length: 20 }, () => pay(row.id, { version: 1, amount: 100 }, staff, headers)));
       expect(await dealCount(row.id)).toBe(1);
-      const [deal] = await t.ctx.db.select().from(deals).where(eq(deals.requestId, row.id));
+      const [deal] = await t.services.db.select().from(deals).where(eq(deals.requestId, row.id));
       for (const res of answers) {
         if (res.statusCode === 201) expect(res.json().data.deal.id).toBe(deal.id);
         else expect(errorOf(res).code, res.body).toBe('IDEMPOTENCY_IN_PROGRESS');
@@ -474,7 +474,7 @@ describe.each(backends())('staff write API (%s)', (backend) => {
       expect(first.statusCode, first.body).toBe(201);
       const afterFirst = first.json().data as StaffRequest;
       expect(afterFirst.version).toBe(2);
-      const [file1] = await t.ctx.db.select().from(files).where(eq(files.id, afterFirst.finalFileId!));
+      const [file1] = await t.services.db.select().from(files).where(eq(files.id, defined(afterFirst.finalFileId, 'a final file')));
       expect(file1).toMatchObject({ kind: 'final', userId: client.uid, requestId: row.id, field: null, originalName: 'report v1.pdf', contentType: 'application/pdf' });
       expect(file1.sha256).toBe(createHash('sha256').update(PDF).digest('hex'));
 
@@ -483,7 +483,7 @@ describe.each(backends())('staff write API (%s)', (backend) => {
       expect(second.statusCode, second.body).toBe(201);
       const afterSecond = second.json().data as StaffRequest;
       expect(afterSecond.finalFileId).not.toBe(file1.id);
-      const finals = await t.ctx.db.select().from(files).where(and(eq(files.requestId, row.id), eq(files.kind, 'final')));
+      const finals = await t.services.db.select().from(files).where(and(eq(files.requestId, row.id), eq(files.kind, 'final')));
       expect(finals.map((f) => f.id).sort()).toEqual([file1.id, afterSecond.finalFileId].sort());
 
       const audit = await auditOf(row.id);
@@ -498,11 +498,11 @@ describe.each(backends())('staff write API (%s)', (backend) => {
 
     it('refuses a file type that is not accepted with 415, storing nothing', async () => {
       const row = await requestIn('In Progress');
-      const before = await t.ctx.db.select({ n: count() }).from(files).where(eq(files.requestId, row.id));
+      const before = await t.services.db.select({ n: count() }).from(files).where(eq(files.requestId, row.id));
       const res = await uploadFinal(row.id, { file: { name: 'report.pdf', data: NOT_A_DOCUMENT }, version: '1' });
       expect(res.statusCode).toBe(415);
       expect(errorOf(res).code).toBe('UNSUPPORTED_FILE_TYPE');
-      const after = await t.ctx.db.select({ n: count() }).from(files).where(eq(files.requestId, row.id));
+      const after = await t.services.db.select({ n: count() }).from(files).where(eq(files.requestId, row.id));
       expect(after[0].n).toBe(before[0].n);
       expect((await requestRow(row.id)).version).toBe(1);
     });
@@ -550,7 +550,7 @@ describe.each(backends())('staff write API (%s)', (backend) => {
       expect((await approve('no-such-user', 1)).statusCode).toBe(404);
       expect((await approve('bad%00uid', 1)).statusCode).toBe(400);
       const someone = await t.user();
-      await t.ctx.db.update(users).set({ version: 3 }).where(eq(users.uid, someone.uid));
+      await t.services.db.update(users).set({ version: 3 }).where(eq(users.uid, someone.uid));
       const res = await approve(someone.uid, 2);
       expect(errorOf(res).code).toBe('VERSION_CONFLICT');
       expect((errorOf(res).details?.current as StaffClient).version).toBe(3);
@@ -601,8 +601,8 @@ describe.each(backends())('staff write API (%s)', (backend) => {
       const row = await requestIn('Waiting for actions');
       expect((await contract(row.id, 1)).statusCode).toBe(200);
       const [entry] = await auditOf(row.id);
-      await expect(t.ctx.db.execute(sql`UPDATE audit_log SET action = 'forged' WHERE id = ${entry.id}`)).rejects.toThrow();
-      await expect(t.ctx.db.execute(sql`DELETE FROM audit_log WHERE id = ${entry.id}`)).rejects.toThrow();
+      await expect(t.services.db.execute(sql`UPDATE audit_log SET action = 'forged' WHERE id = ${entry.id}`)).rejects.toThrow();
+      await expect(t.services.db.execute(sql`DELETE FROM audit_log WHERE id = ${entry.id}`)).rejects.toThrow();
       const [still] = await auditOf(row.id);
       expect(still.action).toBe('contract');
     });

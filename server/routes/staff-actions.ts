@@ -20,7 +20,6 @@ import {
 } from '../../domain/staff.ts';
 import { findTool, toolByBackendName } from '../../domain/tools.ts';
 import { type AuditRecord, writeAudit } from '../audit.ts';
-import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { deals, files, notifications, productRequests, users } from '../db/schema.ts';
 import { conflict, HttpError, notFound } from '../errors.ts';
@@ -62,10 +61,10 @@ const PaymentAnswer = envelope(z.object({ request: StaffRequest, deal: StaffDeal
  * then writes the change, its audit row and the client's notification in one transaction. The client
  * is poked after the commit, so their app pulls the change (docs/decisions/006-staff-workspace.md).
  */
-export async function staffActionRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function staffActionRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const staff = { onRequest: app.requireStaff };
-  const links = createSignedLinks(ctx.config.downloadSecret);
+  const links = createSignedLinks(app.config.downloadSecret);
 
   api.post(
     '/staff/requests/:requestId/transition',
@@ -81,8 +80,8 @@ export async function staffActionRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const { requestId } = request.params;
-      const row = await ctx.db.transaction(async (tx) => transition(tx, await lockRequest(tx, requestId), request.body, actorOf(request)));
-      await ctx.events.poke(row.userId);
+      const row = await app.db.transaction(async (tx) => transition(tx, await lockRequest(tx, requestId), request.body, actorOf(request)));
+      await app.events.poke(row.userId);
       return { data: toStaffRequest(row) };
     },
   );
@@ -95,8 +94,8 @@ export async function staffActionRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const { requestId } = request.params;
-      const row = await ctx.db.transaction(async (tx) => markContractSigned(tx, await lockRequest(tx, requestId), request.body.version, actorOf(request)));
-      await ctx.events.poke(row.userId);
+      const row = await app.db.transaction(async (tx) => markContractSigned(tx, await lockRequest(tx, requestId), request.body.version, actorOf(request)));
+      await app.events.poke(row.userId);
       return { data: toStaffRequest(row) };
     },
   );
@@ -117,19 +116,19 @@ export async function staffActionRoutes(app: FastifyInstance, ctx: AppContext) {
       const { requestId } = request.params;
       const written: StoredFile[] = [];
       try {
-        const result = await ctx.db.transaction(async (tx) => {
+        const result = await app.db.transaction(async (tx) => {
           const row = await lockRequest(tx, requestId);
           return recordPayment(tx, row, request.body, actorOf(request), async (pdf, name) => {
-            const stored = await ctx.storage.save(pdf, name);
+            const stored = await app.storage.save(pdf, name);
             written.push(stored);
             return stored;
           });
         });
-        await ctx.events.poke(result.request.userId);
+        await app.events.poke(result.request.userId);
         return reply.status(201).send({ data: { request: toStaffRequest(result.request), deal: toStaffDeal(result.deal, links) } });
       } catch (err) {
         // The transaction rolled back: the invoice it stored must not stay behind without its row.
-        await Promise.allSettled(written.map((file) => ctx.storage.remove(file.storedName)));
+        await Promise.allSettled(written.map((file) => app.storage.remove(file.storedName)));
         throw err;
       }
     },
@@ -141,7 +140,7 @@ export async function staffActionRoutes(app: FastifyInstance, ctx: AppContext) {
       ...staff,
       // @fastify/multipart stops a part at the size cap while the body is read, before the handler runs.
       errorHandler: (error: FastifyError) => {
-        if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, 'FILE_TOO_LARGE', `The file must be at most ${formatBytes(ctx.storage.maxBytes)}`);
+        if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, 'FILE_TOO_LARGE', `The file must be at most ${formatBytes(app.storage.maxBytes)}`);
         if (error.code === 'FST_FILES_LIMIT') throw new HttpError(413, 'TOO_MANY_FILES', 'Send one file part named "file"');
         throw error;
       },
@@ -160,18 +159,18 @@ export async function staffActionRoutes(app: FastifyInstance, ctx: AppContext) {
       const upload = { name: cleanFileName(part.filename), data: part.data };
       const written: StoredFile[] = [];
       try {
-        const row = await ctx.db.transaction(async (tx) => {
+        const row = await app.db.transaction(async (tx) => {
           const locked = await lockRequest(tx, requestId);
           return deliverFinalFile(tx, locked, request.body.version, actorOf(request), async () => {
-            const stored = await ctx.storage.save(upload.data, upload.name);
+            const stored = await app.storage.save(upload.data, upload.name);
             written.push(stored);
             return { ...stored, name: upload.name };
           });
         });
-        await ctx.events.poke(row.userId);
+        await app.events.poke(row.userId);
         return reply.status(201).send({ data: toStaffRequest(row) });
       } catch (err) {
-        await Promise.allSettled(written.map((file) => ctx.storage.remove(file.storedName)));
+        await Promise.allSettled(written.map((file) => app.storage.remove(file.storedName)));
         throw err;
       }
     },
@@ -191,8 +190,8 @@ export async function staffActionRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const { uid } = request.params;
-      const row = await ctx.db.transaction(async (tx) => approveClient(tx, await lockUser(tx, uid), request.body.version, actorOf(request)));
-      await ctx.events.poke(row.uid);
+      const row = await app.db.transaction(async (tx) => approveClient(tx, await lockUser(tx, uid), request.body.version, actorOf(request)));
+      await app.events.poke(row.uid);
       return { data: toStaffClient(row) };
     },
   );
@@ -211,15 +210,15 @@ export async function staffActionRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const { uid } = request.params;
-      const row = await ctx.db.transaction(async (tx) => setStaffRole(tx, await lockUser(tx, uid), request.body, actorOf(request)));
-      await ctx.events.poke(row.uid);
+      const row = await app.db.transaction(async (tx) => setStaffRole(tx, await lockUser(tx, uid), request.body, actorOf(request)));
+      await app.events.poke(row.uid);
       return { data: toStaffClient(row) };
     },
   );
 }
 
 function actorOf(request: FastifyRequest): Actor {
-  return { uid: request.user!.uid, email: request.user!.email };
+  return { uid: request.user.uid, email: request.user.email };
 }
 
 // ---- rows, locks and the common checks ----
@@ -415,9 +414,10 @@ async function recordPayment(tx: Db, row: RequestRow, body: PaymentBody, actor: 
   const paidBefore = await paidCentsOf(tx, row.id);
   const state = lifecycleState(row, paidBefore);
   const blocked = blockedReason('payment', state);
-  if (blocked) throw notAllowed('ACTION_NOT_ALLOWED', blocked, state);
+  // blockedReason refuses a payment on an unpriced request; the second test tells TypeScript so.
+  if (blocked || row.totalAmount === null) throw notAllowed('ACTION_NOT_ALLOWED', blocked ?? 'Nothing is left to pay on this request.', state);
   const amount = toCents(body.amount);
-  const total = toCents(row.totalAmount!);
+  const total = toCents(row.totalAmount);
   const leftBefore = total - paidBefore;
   if (amount > leftBefore) throw validation(`amount: ${formatMoney(toDollars(amount))} is more than the ${formatMoney(toDollars(leftBefore))} left to pay`);
 

@@ -8,7 +8,7 @@ import { tools } from '../../domain/tools.ts';
 import { writeAudit } from '../audit.ts';
 import { contactRequests, deals, files, notifications, productRequests, refunds, users } from '../db/schema.ts';
 import { minimalPdf } from '../seed-data.ts';
-import { backends, createTestApp, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
+import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[staff-read.test] PostgreSQL run skipped: ${skip}`);
@@ -25,7 +25,8 @@ function microsAfterBase(micros: number): string {
   return new Date(BASE + ms).toISOString().replace('Z', `${rest}Z`);
 }
 
-type RequestRow = typeof productRequests.$inferInsert;
+/** The rows this test inserts always carry their id, so it can look them up. */
+type RequestRow = typeof productRequests.$inferInsert & { id: string };
 
 describe.each(backends())('staff reads (%s)', (backend) => {
   let t: TestApp;
@@ -65,7 +66,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
   beforeAll(async () => {
     t = await createTestApp({ backend });
     [staff, admin, client, lead] = await Promise.all([t.user({ staff: true }), t.user({ admin: true }), t.user({ client: true }), t.user()]);
-    await t.ctx.db.insert(users).values([
+    await t.services.db.insert(users).values([
       ada,
       bob,
       carol,
@@ -76,7 +77,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
     ]);
     // Apart by a microsecond only, and some pairs at the very same time, so (created_at, id) decides the order.
     for (let i = 0; i < PENDING; i++) pending.push(request(i % 4 === 0 ? bob.uid : ada.uid, 'Pending', microsAfterBase(i % 3 === 1 ? i - 1 : i)));
-    await t.ctx.db.insert(productRequests).values([
+    await t.services.db.insert(productRequests).values([
       ...pending,
       request(bob.uid, 'Waiting for actions', '2025-02-01T00:00:00Z', { id: ids.awaiting, totalAmount: 500 }),
       request(ada.uid, 'Waiting for actions', '2025-02-02T00:00:00Z', { totalAmount: 300, paid: 100, contractSigned: true }),
@@ -160,7 +161,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
     it('pages through search results too', async () => {
       const first = await queue({ tab: 'pending', q: 'builder', limit: 20 });
       expect(first.items).toHaveLength(20);
-      const second = await queue({ tab: 'pending', q: 'builder', limit: 20, cursor: first.nextCursor! });
+      const second = await queue({ tab: 'pending', q: 'builder', limit: 20, cursor: defined(first.nextCursor, 'a next page') });
       expect(second.items).toHaveLength(pending.filter((r) => r.userId === bob.uid).length - 20);
       expect(second.nextCursor).toBeNull();
     });
@@ -197,7 +198,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
 
     it('pages and searches leads', async () => {
       const first = await queue({ tab: 'leads', limit: 1 });
-      const second = await queue({ tab: 'leads', limit: 1, cursor: first.nextCursor! });
+      const second = await queue({ tab: 'leads', limit: 1, cursor: defined(first.nextCursor, 'a next page') });
       expect(requestIds([...first.items, ...second.items])).toEqual(oldLeads.map((l) => l.uid));
       expect(requestIds((await queue({ tab: 'leads', q: 'lena' })).items)).toEqual(['lead-old-1']);
       expect(requestIds((await queue({ tab: 'leads', q: lead.email.slice(0, 12) })).items)).toEqual([lead.uid]);
@@ -217,7 +218,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
         b64({ tab: 'pending', at: 1, id: randomUUID(), extra: true }),
         b64({ tab: 'nope', at: 1, id: randomUUID() }),
         b64({ tab: 'pending', at: 1, id: `${randomUUID()}\u0000` }),
-        firstLeads.nextCursor!,
+        defined(firstLeads.nextCursor, 'a next page of leads'),
         'x'.repeat(201),
       ];
       for (const cursor of bad) {
@@ -247,13 +248,13 @@ describe.each(backends())('staff reads (%s)', (backend) => {
     let generalId: string;
 
     beforeAll(async () => {
-      const db = t.ctx.db;
-      const adaRequest = pending.find((r) => r.userId === ada.uid)!;
+      const db = t.services.db;
+      const adaRequest = defined(pending.find((r) => r.userId === ada.uid), "a request of Ada's");
       evidenceBytes = Buffer.from('Screenshot of the chat, as text.\n');
-      const stored = await t.ctx.storage.save(evidenceBytes, 'chat.txt');
+      const stored = await t.services.storage.save(evidenceBytes, 'chat.txt');
       evidenceId = randomUUID();
       generalId = randomUUID();
-      const general = await t.ctx.storage.save(Buffer.from('bank statement'), 'statement.txt');
+      const general = await t.services.storage.save(Buffer.from('bank statement'), 'statement.txt');
       await db.insert(files).values([
         { id: evidenceId, userId: ada.uid, kind: 'attachment', requestId: adaRequest.id, field: 'screenshots', originalName: 'chat.txt', ...stored },
         { id: generalId, userId: ada.uid, kind: 'general', originalName: 'statement.txt', ...general },
@@ -321,13 +322,13 @@ describe.each(backends())('staff reads (%s)', (backend) => {
     beforeAll(async () => {
       for (const [i, title] of ['First report', 'Corrected report'].entries()) {
         const bytes = minimalPdf(title, ['Findings']);
-        const stored = await t.ctx.storage.save(bytes, `report-${i}.pdf`);
+        const stored = await t.services.storage.save(bytes, `report-${i}.pdf`);
         const id = randomUUID();
-        await t.ctx.db.insert(files).values({ id, userId: ada.uid, kind: 'final', requestId: ids.done, originalName: `report-${i}.pdf`, createdAt: `2025-04-0${i + 3}T00:00:00Z`, ...stored });
+        await t.services.db.insert(files).values({ id, userId: ada.uid, kind: 'final', requestId: ids.done, originalName: `report-${i}.pdf`, createdAt: `2025-04-0${i + 3}T00:00:00Z`, ...stored });
         finals.push({ id, bytes });
       }
-      await t.ctx.db.update(productRequests).set({ finalFileId: finals[1].id }).where(eq(productRequests.id, ids.done));
-      await writeAudit(t.ctx.db, { actor: { uid: staff.uid, email: staff.email }, action: 'deliver', entityType: 'file', entityId: finals[1].id, subjectUid: ada.uid, requestId: ids.done, before: null, after: { fileId: finals[1].id } });
+      await t.services.db.update(productRequests).set({ finalFileId: finals[1].id }).where(eq(productRequests.id, ids.done));
+      await writeAudit(t.services.db, { actor: { uid: staff.uid, email: staff.email }, action: 'deliver', entityType: 'file', entityId: finals[1].id, subjectUid: ada.uid, requestId: ids.done, before: null, after: { fileId: finals[1].id } });
     });
 
     async function requestPage(id: string): Promise<RequestFile> {
@@ -337,7 +338,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
     }
 
     it('offers exactly the actions the lifecycle allows, for a Pending, a priced and a Done request', async () => {
-      const cases = [pending[1].id!, ids.awaiting, ids.done];
+      const cases = [pending[1].id, ids.awaiting, ids.done];
       const seen: string[][] = [];
       for (const id of cases) {
         const page = await requestPage(id);
@@ -363,7 +364,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
     });
 
     it('holds the evidence of the request', async () => {
-      const withEvidence = pending.find((r) => r.userId === ada.uid)!.id!;
+      const withEvidence = defined(pending.find((r) => r.userId === ada.uid), "a request of Ada's").id;
       const page = await requestPage(withEvidence);
       expect(page.evidence.map((f) => f.name)).toEqual(['chat.txt']);
       expect(page.finalFiles).toEqual([]);
@@ -380,8 +381,8 @@ describe.each(backends())('staff reads (%s)', (backend) => {
   describe('GET /api/staff/files/:fileId', () => {
     it('returns the exact bytes of any stored file, never cached', async () => {
       const bytes = minimalPdf('Invoice 1', ['Paid']);
-      const stored = await t.ctx.storage.save(bytes, 'invoice "1".pdf');
-      const [row] = await t.ctx.db.insert(files).values({ userId: bob.uid, kind: 'invoice', originalName: 'invoice "1".pdf', ...stored }).returning();
+      const stored = await t.services.storage.save(bytes, 'invoice "1".pdf');
+      const [row] = await t.services.db.insert(files).values({ userId: bob.uid, kind: 'invoice', originalName: 'invoice "1".pdf', ...stored }).returning();
       const res = await get(`/api/staff/files/${row.id}`);
       expect(res.statusCode).toBe(200);
       expect(res.rawPayload.equals(bytes)).toBe(true);
@@ -392,7 +393,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
     });
 
     it('serves evidence and final files of any client', async () => {
-      const [evidence] = await t.ctx.db.select().from(files).where(eq(files.kind, 'attachment'));
+      const [evidence] = await t.services.db.select().from(files).where(eq(files.kind, 'attachment'));
       const res = await get(`/api/staff/files/${evidence.id}`);
       expect(res.statusCode).toBe(200);
       expect(res.body).toBe('Screenshot of the chat, as text.\n');
@@ -400,7 +401,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
 
     it('is 404 for an unknown or malformed id, or bytes that are gone', async () => {
       for (const id of [randomUUID(), 'nope']) expect((await get(`/api/staff/files/${id}`)).statusCode).toBe(404);
-      const [row] = await t.ctx.db.insert(files).values({ userId: bob.uid, kind: 'general', originalName: 'gone.txt', storedName: 'gone.txt', contentType: 'text/plain', size: 1, sha256: 'x' }).returning();
+      const [row] = await t.services.db.insert(files).values({ userId: bob.uid, kind: 'general', originalName: 'gone.txt', storedName: 'gone.txt', contentType: 'text/plain', size: 1, sha256: 'x' }).returning();
       const res = await get(`/api/staff/files/${row.id}`);
       expect(res.statusCode).toBe(404);
       expect(res.json().error.message).toBe('File not found');
@@ -460,7 +461,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
 /** The ids in the queue's order: created_at, then id (uuids compare as their lowercase hex text). */
 function oldestFirst(rows: RequestRow[]): string[] {
   const key = (r: RequestRow) => `${r.createdAt} ${r.id}`;
-  return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).map((r) => r.id!);
+  return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).map((r) => r.id);
 }
 
 function sha256(bytes: Buffer): string {

@@ -7,7 +7,6 @@ import { allowedActions } from '../../domain/lifecycle.ts';
 import { ClientFile, QueuePage, QueueQuery, QueueRequest as QueueRequestSchema, queueTabs, queueTabStatus, RequestFile, TeamMember, type QueueItem, type QueueTab } from '../../domain/staff.ts';
 import { envelope } from '../../domain/schemas.ts';
 import { clientHistory, requestHistory } from '../audit.ts';
-import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { contactRequests, deals, files, notifications, productRequests, refunds, users } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
@@ -38,11 +37,11 @@ type QueueRequest = z.infer<typeof QueueRequestSchema>;
  * Staff workspace reads: queue, client page, request page, team, file download (docs/api.md, "Staff").
  * Everything here is read-only; the writes live in staff-actions.ts.
  */
-export async function staffReadRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function staffReadRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const staff = { onRequest: app.requireStaff };
   const admin = { onRequest: app.requireAdmin };
-  const links = createSignedLinks(ctx.config.downloadSecret);
+  const links = createSignedLinks(app.config.downloadSecret);
 
   api.get(
     '/staff/queue',
@@ -50,19 +49,19 @@ export async function staffReadRoutes(app: FastifyInstance, ctx: AppContext) {
       ...staff,
       schema: { tags: ['staff'], summary: 'One queue tab, oldest first, paged by an opaque cursor; counts for every tab', querystring: QueueQuery, response: { 200: envelope(QueuePage) } },
     },
-    async (request) => ({ data: await queuePage(ctx.db, request.query) }),
+    async (request) => ({ data: await queuePage(app.db, request.query) }),
   );
 
   api.get(
     '/staff/clients/:uid',
     { ...staff, schema: { tags: ['staff'], summary: "A client's whole file", params: ClientParams, response: { 200: envelope(ClientFile) } } },
-    async (request) => ({ data: await clientFile(ctx.db, links, request.params.uid) }),
+    async (request) => ({ data: await clientFile(app.db, links, request.params.uid) }),
   );
 
   api.get(
     '/staff/requests/:requestId',
     { ...staff, schema: { tags: ['staff'], summary: "A request's whole file and the actions allowed on it now", params: RequestParams, response: { 200: envelope(RequestFile) } } },
-    async (request) => ({ data: await requestFile(ctx.db, links, request.params.requestId) }),
+    async (request) => ({ data: await requestFile(app.db, links, request.params.requestId) }),
   );
 
   api.get(
@@ -71,10 +70,10 @@ export async function staffReadRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       const { fileId } = request.params;
       if (!UUID.test(fileId)) throw notFound('File not found');
-      const [row] = await ctx.db.select().from(files).where(eq(files.id, fileId));
+      const [row] = await app.db.select().from(files).where(eq(files.id, fileId));
       if (!row) throw notFound('File not found');
       // A row whose bytes are gone (restored backup, manual cleanup) is a missing file, not a server error.
-      const bytes = await ctx.storage.read(row.storedName).catch(() => {
+      const bytes = await app.storage.read(row.storedName).catch(() => {
         throw notFound('File not found');
       });
       return reply
@@ -91,7 +90,7 @@ export async function staffReadRoutes(app: FastifyInstance, ctx: AppContext) {
     '/staff/team',
     { ...admin, schema: { tags: ['staff'], summary: 'Every staff member and admin, by email (admins only)', response: { 200: envelope(z.array(TeamMember)) } } },
     async () => {
-      const rows = await ctx.db
+      const rows = await app.db
         .select()
         .from(users)
         .where(or(eq(users.isStaff, true), eq(users.isAdmin, true)))
@@ -105,7 +104,7 @@ export async function staffReadRoutes(app: FastifyInstance, ctx: AppContext) {
     { ...admin, schema: { tags: ['staff'], summary: 'Finds a user by email (any case), to grant the staff role (admins only)', querystring: LookupQuery, response: { 200: envelope(TeamMember) } } },
     async (request) => {
       const { email } = request.query;
-      const [row] = await ctx.db
+      const [row] = await app.db
         .select()
         .from(users)
         .where(sql`lower(${users.email}) = lower(${email})`)
@@ -297,7 +296,7 @@ async function clientFile(db: Db, links: SignedLinks, uid: string): Promise<Clie
   return {
     client: toStaffClient(user),
     requests: requestRows.map(toStaffRequest),
-    evidence: fileRows.filter((f) => f.kind === 'attachment' && f.requestId !== null).map((f) => ({ ...toStaffFile(f), requestId: f.requestId! })),
+    evidence: fileRows.flatMap((f) => (f.kind === 'attachment' && f.requestId !== null ? [{ ...toStaffFile(f), requestId: f.requestId }] : [])),
     deals: dealRows.map((d) => toStaffDeal(d, links)),
     refunds: refundRows.map(toRefund),
     contactRequests: contactRows.map(toContactRequest),

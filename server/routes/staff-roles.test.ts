@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema.ts';
-import { backends, createTestApp, postgresSkipReason, signUp, type TestApp, type TestUser } from '../test-helper.ts';
+import { backends, createTestApp, emulatorHost, postgresSkipReason, signUp, type TestApp, type TestUser } from '../test-helper.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[staff-roles.test] PostgreSQL run skipped: ${skip}`);
@@ -107,7 +107,7 @@ describe.each(backends())('staff roles on every /api/staff route (%s)', (backend
   });
 
   it('answers 403 to a client, a lead and a stranger who just signed up, on every one', async () => {
-    const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST!;
+    const emulator = emulatorHost();
     // A stranger: an account made on the sign-up page that has never called the API (no row yet).
     const stranger = await signUp(emulator, `stranger-${Date.now()}@test.example`, 'Secret#123');
     await expectEvery(routes, client.headers, 403, 'a client');
@@ -125,7 +125,7 @@ describe.each(backends())('staff roles on every /api/staff route (%s)', (backend
     const member = await t.user({ staff: true });
     const queue = () => t.app.inject({ method: 'GET', url: '/api/staff/queue', headers: member.headers });
     expect((await queue()).statusCode).toBe(200);
-    await t.ctx.db.update(users).set({ isStaff: false }).where(eq(users.uid, member.uid));
+    await t.services.db.update(users).set({ isStaff: false }).where(eq(users.uid, member.uid));
     const res = await queue();
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('FORBIDDEN');

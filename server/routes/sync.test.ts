@@ -53,23 +53,23 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
   async function seedFor(uid: string, n = 1) {
     const out = { requests: [] as string[], deals: [] as string[], refunds: [] as string[], contacts: [] as string[], files: [] as string[], notes: [] as string[] };
     for (let i = 0; i < n; i++) {
-      const [req] = await t.ctx.db
+      const [req] = await t.services.db
         .insert(productRequests)
         .values({ userId: uid, toolId: 'funds-tracking', productRequestType: TOOL, totalAmount: 100, requestDetails: { n: i } })
         .returning();
       out.requests.push(req.id);
-      const [deal] = await t.ctx.db.insert(deals).values({ requestId: req.id, userId: uid, productRequestType: TOOL, amount: 50 }).returning();
+      const [deal] = await t.services.db.insert(deals).values({ requestId: req.id, userId: uid, productRequestType: TOOL, amount: 50 }).returning();
       out.deals.push(deal.id);
-      const [refund] = await t.ctx.db
+      const [refund] = await t.services.db
         .insert(refunds)
         .values({ userId: uid, requestId: req.id, tool: TOOL, refundRequestType: 'FULL', reason: `r${i}` })
         .returning();
       out.refunds.push(refund.id);
-      const [contact] = await t.ctx.db.insert(contactRequests).values({ userId: uid, subject: `s${i}`, message: 'm' }).returning();
+      const [contact] = await t.services.db.insert(contactRequests).values({ userId: uid, subject: `s${i}`, message: 'm' }).returning();
       out.contacts.push(contact.id);
-      const [note] = await t.ctx.db.insert(notifications).values({ userId: uid, message: `for you ${i}` }).returning();
+      const [note] = await t.services.db.insert(notifications).values({ userId: uid, message: `for you ${i}` }).returning();
       out.notes.push(note.id);
-      const [file] = await t.ctx.db
+      const [file] = await t.services.db
         .insert(files)
         .values({ userId: uid, kind: 'general', originalName: `f${i}.pdf`, storedName: `x${i}`, contentType: 'application/pdf', size: 3, sha256: 'abc' })
         .returning();
@@ -122,7 +122,7 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
     const u = await t.user();
     const seeded = await seedFor(u.uid);
     const { page } = await pull(u);
-    await t.ctx.db.update(productRequests).set({ status: 'In Progress' }).where(eq(productRequests.id, seeded.requests[0]));
+    await t.services.db.update(productRequests).set({ status: 'In Progress' }).where(eq(productRequests.id, seeded.requests[0]));
     const { page: next } = await pull(u, page.cursor);
     expect(next.requests).toHaveLength(1);
     expect(next.requests[0]).toMatchObject({ id: seeded.requests[0], status: 'In Progress' });
@@ -191,14 +191,14 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
       expect(body).not.toContain(id);
     }
     expect(body).not.toContain(b.uid);
-    expect(pages.filter((p) => p.profile).every((p) => p.profile!.uid === a.uid)).toBe(true);
+    expect(pages.filter((p) => p.profile).every((p) => p.profile?.uid === a.uid)).toBe(true);
   });
 
   it('general notifications appear for everyone, personal ones only for their user', async () => {
     const [a, b] = await Promise.all([t.user(), t.user()]);
     const [ca, cb] = await Promise.all([pull(a), pull(b)]);
-    const [general] = await t.ctx.db.insert(notifications).values({ userId: null, message: 'Scheduled maintenance' }).returning();
-    const [personal] = await t.ctx.db.insert(notifications).values({ userId: a.uid, message: 'Just for A' }).returning();
+    const [general] = await t.services.db.insert(notifications).values({ userId: null, message: 'Scheduled maintenance' }).returning();
+    const [personal] = await t.services.db.insert(notifications).values({ userId: a.uid, message: 'Just for A' }).returning();
     const pa = await pull(a, ca.page.cursor);
     const pb = await pull(b, cb.page.cursor);
     expect(pa.page.notifications.map((n) => n.id)).toEqual([general.id, personal.id]);
@@ -210,7 +210,7 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
     const u = await t.user();
     const { page: start } = await pull(u);
     const base = { userId: u.uid, storedName: 's', contentType: 'application/pdf', size: 1, sha256: 'h' };
-    const rows = await t.ctx.db
+    const rows = await t.services.db
       .insert(files)
       .values([
         { ...base, kind: 'general', originalName: 'mine.pdf' },
@@ -229,12 +229,12 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
   it('a deal’s invoice is a signed download link, not the stored file id', async () => {
     const u = await t.user();
     const { page: start } = await pull(u);
-    const [req] = await t.ctx.db.insert(productRequests).values({ userId: u.uid, toolId: 'x', productRequestType: TOOL }).returning();
-    const [inv] = await t.ctx.db
+    const [req] = await t.services.db.insert(productRequests).values({ userId: u.uid, toolId: 'x', productRequestType: TOOL }).returning();
+    const [inv] = await t.services.db
       .insert(files)
       .values({ userId: u.uid, kind: 'invoice', originalName: 'i.pdf', storedName: 'i', contentType: 'application/pdf', size: 1, sha256: 'h' })
       .returning();
-    await t.ctx.db.insert(deals).values({ requestId: req.id, userId: u.uid, productRequestType: TOOL, amount: 10, invoiceUrl: inv.id });
+    await t.services.db.insert(deals).values({ requestId: req.id, userId: u.uid, productRequestType: TOOL, amount: 10, invoiceUrl: inv.id });
     const { page } = await pull(u, start.cursor);
     expect(page.deals).toHaveLength(1);
     expect(page.deals[0].invoice).toMatch(new RegExp(`^/api/download/${inv.id}\\.\\d+\\.[A-Za-z0-9_-]{43}$`));
@@ -259,7 +259,7 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
     const u = await t.user();
     const { page } = await pull(u, '0');
     expect(page.profile).toMatchObject({ uid: u.uid, email: u.email, isClient: false, filledInitialForm: false });
-    const [row] = await t.ctx.db.select().from(users).where(eq(users.uid, u.uid));
+    const [row] = await t.services.db.select().from(users).where(eq(users.uid, u.uid));
     expect(BigInt(page.cursor)).toBeGreaterThanOrEqual(BigInt(row.seq));
   });
 });

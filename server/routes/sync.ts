@@ -1,10 +1,10 @@
-import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SyncPage, SyncQuery, emptySyncPage } from '../../domain/sync.ts';
-import type { AppContext } from '../context.ts';
+import type { Db } from '../db/client.ts';
 import { contactRequests, deals, files, notifications, productRequests, refunds, users } from '../db/schema.ts';
 import { toDeal, toProfile, toRefund, toRequest } from '../serialize.ts';
 import { toContactRequest, toNotification, toUserFile } from '../serialize-messages.ts';
@@ -18,6 +18,11 @@ export const SYNCED_FILE_KINDS = ['general'] as const;
 
 type Tag = 'u' | 'r' | 'd' | 'f' | 'n' | 'c' | 'x';
 
+// drizzle types and()/or() as possibly undefined (the result for no conditions at all); with two
+// conditions they are always SQL, written here as drizzle writes them.
+const both = (a: SQL, b: SQL): SQL => sql`(${a} and ${b})`;
+const either = (a: SQL, b: SQL): SQL => sql`(${a} or ${b})`;
+
 /**
  * GET /api/sync?cursor=&limit=: the user's rows whose `seq` is above the cursor, oldest first, at
  * most `limit` of them. Every synced row gets its `seq` from one sequence under an advisory lock
@@ -29,15 +34,15 @@ type Tag = 'u' | 'r' | 'd' | 'f' | 'n' | 'c' | 'x';
  * (cursor, last seq taken]. A row updated between the two steps moves above that bound and comes in
  * the next pull, so nothing is lost.
  */
-export async function syncRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function syncRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const links = createSignedLinks(ctx.config.downloadSecret);
+  const links = createSignedLinks(app.config.downloadSecret);
 
   api.get(
     '/sync',
     { onRequest: app.authenticate, schema: { tags: ['sync'], querystring: SyncQuery, response: { 200: z.object({ data: SyncPage }) } } },
     async (request, reply) => {
-      const uid = request.user!.uid;
+      const uid = request.user.uid;
       const { cursor, limit } = request.query;
       reply.header('cache-control', 'no-store');
 
@@ -46,12 +51,12 @@ export async function syncRoutes(app: FastifyInstance, ctx: AppContext) {
         r: eq(productRequests.userId, uid),
         d: eq(deals.userId, uid),
         f: eq(refunds.userId, uid),
-        n: or(eq(notifications.userId, uid), isNull(notifications.userId))!,
+        n: either(eq(notifications.userId, uid), isNull(notifications.userId)),
         c: eq(contactRequests.userId, uid),
-        x: and(eq(files.userId, uid), inArray(files.kind, [...SYNCED_FILE_KINDS]))!,
+        x: both(eq(files.userId, uid), inArray(files.kind, [...SYNCED_FILE_KINDS])),
       } satisfies Record<Tag, SQL>;
 
-      const next = await nextChanges(ctx, uid, cursor, limit + 1);
+      const next = await nextChanges(app.db, uid, cursor, limit + 1);
       const page = emptySyncPage(cursor, next.length > limit);
       if (next.length === 0) return { data: page };
 
@@ -63,7 +68,7 @@ export async function syncRoutes(app: FastifyInstance, ctx: AppContext) {
 
       await Promise.all([
         has.has('u') &&
-          ctx.db
+          app.db
             .select()
             .from(users)
             .where(and(owned.u, range(users)))
@@ -71,42 +76,42 @@ export async function syncRoutes(app: FastifyInstance, ctx: AppContext) {
               page.profile = row ? toProfile(row) : null;
             }),
         has.has('r') &&
-          ctx.db
+          app.db
             .select()
             .from(productRequests)
             .where(and(owned.r, range(productRequests)))
             .orderBy(asc(productRequests.seq))
             .then((rows) => void (page.requests = rows.map(toRequest))),
         has.has('d') &&
-          ctx.db
+          app.db
             .select()
             .from(deals)
             .where(and(owned.d, range(deals)))
             .orderBy(asc(deals.seq))
             .then((rows) => void (page.deals = rows.map((row) => toDeal(row, links)))),
         has.has('f') &&
-          ctx.db
+          app.db
             .select()
             .from(refunds)
             .where(and(owned.f, range(refunds)))
             .orderBy(asc(refunds.seq))
             .then((rows) => void (page.refunds = rows.map(toRefund))),
         has.has('n') &&
-          ctx.db
+          app.db
             .select()
             .from(notifications)
             .where(and(owned.n, range(notifications)))
             .orderBy(asc(notifications.seq))
             .then((rows) => void (page.notifications = rows.map(toNotification))),
         has.has('c') &&
-          ctx.db
+          app.db
             .select()
             .from(contactRequests)
             .where(and(owned.c, range(contactRequests)))
             .orderBy(asc(contactRequests.seq))
             .then((rows) => void (page.contactRequests = rows.map(toContactRequest))),
         has.has('x') &&
-          ctx.db
+          app.db
             .select()
             .from(files)
             .where(and(owned.x, range(files)))
@@ -123,13 +128,13 @@ export async function syncRoutes(app: FastifyInstance, ctx: AppContext) {
  * is an index range scan on (user_id, seq) cut at `n`, so the cost does not grow with history.
  * seq is read as text (node-postgres and PGlite disagree on how they return int8) but sorted as a number.
  */
-async function nextChanges(ctx: AppContext, uid: string, cursor: string, n: number): Promise<{ t: Tag; seq: string }[]> {
+async function nextChanges(db: Db, uid: string, cursor: string, n: number): Promise<{ t: Tag; seq: string }[]> {
   const c = sql`${cursor}::bigint`;
   const kinds = sql.join(
     SYNCED_FILE_KINDS.map((k) => sql`${k}`),
     sql`, `,
   );
-  const result = await ctx.db.execute(sql`
+  const result = await db.execute(sql`
     SELECT t, seq::text AS s FROM (
       (SELECT 'u' AS t, seq FROM users WHERE uid = ${uid} AND seq > ${c})
       UNION ALL (SELECT 'r', seq FROM product_requests WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})

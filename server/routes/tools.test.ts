@@ -3,10 +3,10 @@ import { readdirSync } from 'node:fs';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEXT_MAX } from '../../domain/tool-schemas.ts';
-import { BIGTEXT_MAX, tools, type ToolDefinition, type ToolField } from '../../domain/tools.ts';
+import { BIGTEXT_MAX, findTool, tools, type ToolDefinition, type ToolField } from '../../domain/tools.ts';
 import { files, productRequests } from '../db/schema.ts';
 import { minimalPdf } from '../seed-data.ts';
-import { backends, createTestApp, type TestApp, type TestUser } from '../test-helper.ts';
+import { backends, createTestApp, defined, type TestApp, type TestUser } from '../test-helper.ts';
 
 const MAX_UPLOAD = 1024;
 const smallPdf = minimalPdf('Evidence', ['Statement line 1']);
@@ -22,7 +22,7 @@ function validValue(field: ToolField): string | number | Blob {
     case 'bigtext':
       return 'The scammer contacted me by phone and asked for a transfer.';
     case 'select':
-      return field.options![0];
+      return defined(field.options?.[0], `an option of ${field.backendHeader}`);
     case 'number':
       return 1234.5;
     case 'date':
@@ -31,6 +31,8 @@ function validValue(field: ToolField): string | number | Blob {
       return new Blob([new Uint8Array(smallPdf)], { type: 'application/pdf' });
   }
 }
+
+const toolById = (id: string) => defined(findTool(id), `the tool ${id}`);
 
 function validValues(tool: ToolDefinition): Values {
   return Object.fromEntries(tool.formFields.map((f) => [f.backendHeader, validValue(f)]));
@@ -44,7 +46,7 @@ async function toMultipart(values: Values, fileName = 'evidence.pdf') {
     else form.append(key, String(value));
   }
   const response = new Response(form);
-  return { payload: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type')! };
+  return { payload: Buffer.from(await response.arrayBuffer()), contentType: defined(response.headers.get('content-type'), 'a multipart content type') };
 }
 
 /** The request a client would send for this tool: JSON wrapped under its key, or multipart. */
@@ -81,11 +83,11 @@ for (const backend of backends()) {
     }
 
     async function stored() {
-      const [requests] = await t.ctx.db.select({ n: count() }).from(productRequests);
-      const [fileRows] = await t.ctx.db.select({ n: count() }).from(files);
+      const [requests] = await t.services.db.select({ n: count() }).from(productRequests);
+      const [fileRows] = await t.services.db.select({ n: count() }).from(files);
       let onDisk = 0;
       try {
-        onDisk = readdirSync(t.ctx.config.filesDir).length;
+        onDisk = readdirSync(t.services.config.filesDir).length;
       } catch {
         onDisk = 0;
       }
@@ -100,7 +102,7 @@ for (const backend of backends()) {
     });
 
     it('uses the test storage directory the tests look at', () => {
-      expect(t.ctx.storage.maxBytes).toBe(MAX_UPLOAD);
+      expect(t.services.storage.maxBytes).toBe(MAX_UPLOAD);
       expect(smallPdf.length).toBeLessThan(MAX_UPLOAD);
     });
 
@@ -132,7 +134,7 @@ for (const backend of backends()) {
         }
         if (!tool.isFormData) {
           // JSON keeps types: a number where text is expected is refused.
-          const text = firstOf('text')!;
+          const text = defined(firstOf('text'), 'a text field');
           await expectRefused({ ...validValues(tool), [text.backendHeader]: 42 }, text.backendHeader);
         }
       });
@@ -143,12 +145,12 @@ for (const backend of backends()) {
           const message = await expectRefused({ ...validValues(tool), [big.backendHeader]: 'x'.repeat(BIGTEXT_MAX + 1) }, big.backendHeader);
           expect(message).toContain(`at most ${BIGTEXT_MAX} characters`);
         }
-        const text = firstOf('text')!;
+        const text = defined(firstOf('text'), 'a text field');
         await expectRefused({ ...validValues(tool), [text.backendHeader]: 'x'.repeat(TEXT_MAX + 1) }, text.backendHeader);
       });
 
       it('refuses an unknown select option, naming the field', async () => {
-        const select = firstOf('select')!;
+        const select = defined(firstOf('select'), 'a select field');
         const message = await expectRefused({ ...validValues(tool), [select.backendHeader]: 'lottery' }, select.backendHeader);
         expect(message).toContain('must be one of');
       });
@@ -194,12 +196,12 @@ for (const backend of backends()) {
     });
 
     it('records each attachment with its SHA-256, kind and field', async () => {
-      const tool = tools.find((x) => x.id === 'bank-dispute')!;
+      const tool = toolById('bank-dispute');
       const res = await submit(tool, validValues(tool), { fileName: 'statement march.pdf' });
       expect(res.statusCode, res.body).toBe(201);
       const { data } = res.json();
       expect(data.attachments).toEqual([{ id: expect.any(String), field: 'bankStatement', name: 'statement march.pdf' }]);
-      const [row] = await t.ctx.db.select().from(files).where(eq(files.id, data.attachments[0].id));
+      const [row] = await t.services.db.select().from(files).where(eq(files.id, data.attachments[0].id));
       expect(row).toMatchObject({
         kind: 'attachment',
         requestId: data.id,
@@ -213,14 +215,14 @@ for (const backend of backends()) {
     });
 
     it('accepts a file tool without its optional file', async () => {
-      const tool = tools.find((x) => x.id === 'exchange-dispute')!;
+      const tool = toolById('exchange-dispute');
       const res = await submit(tool, { ...validValues(tool), cryptoTransfer: undefined });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json().data.attachments).toEqual([]);
     });
 
     it('answers 413 for an oversized file and stores nothing', async () => {
-      const tool = tools.find((x) => x.id === 'web-intelligence')!;
+      const tool = toolById('web-intelligence');
       const before = await stored();
       const big = Buffer.concat([smallPdf, Buffer.alloc(MAX_UPLOAD, 0x20)]);
       const res = await submit(tool, { ...validValues(tool), relevantInformation: new Blob([new Uint8Array(big)], { type: 'application/pdf' }) });
@@ -233,7 +235,7 @@ for (const backend of backends()) {
       ['an ELF binary', elf],
       ['a Windows executable', exe],
     ])('answers 415 for %s named .pdf and stores nothing', async (_name, bytes) => {
-      const tool = tools.find((x) => x.id === 'bank-dispute')!;
+      const tool = toolById('bank-dispute');
       const before = await stored();
       const res = await submit(tool, { ...validValues(tool), bankStatement: new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }) }, { fileName: 'statement.pdf' });
       expect(res.statusCode).toBe(415);
@@ -242,9 +244,9 @@ for (const backend of backends()) {
     });
 
     it('removes the written files when storing the request fails', async () => {
-      const tool = tools.find((x) => x.id === 'web-intelligence')!;
+      const tool = toolById('web-intelligence');
       const before = await stored();
-      const spy = vi.spyOn(t.ctx.db, 'transaction').mockRejectedValueOnce(new Error('database went away'));
+      const spy = vi.spyOn(t.services.db, 'transaction').mockRejectedValueOnce(new Error('database went away'));
       try {
         const res = await submit(tool, validValues(tool));
         expect(res.statusCode).toBe(500);
@@ -256,7 +258,7 @@ for (const backend of backends()) {
     });
 
     it('refuses a field sent as a file where text is expected', async () => {
-      const tool = tools.find((x) => x.id === 'web-intelligence')!;
+      const tool = toolById('web-intelligence');
       const res = await submit(tool, { ...validValues(tool), websiteName: new Blob([new Uint8Array(smallPdf)]) });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.message).toContain('websiteName');
@@ -275,7 +277,7 @@ for (const backend of backends()) {
     });
 
     it('stores one request for the same Idempotency-Key sent twice', async () => {
-      for (const tool of [tools.find((x) => !x.isFormData)!, tools.find((x) => x.isFormData)!]) {
+      for (const tool of [defined(tools.find((x) => !x.isFormData), 'a JSON tool'), defined(tools.find((x) => x.isFormData), 'a multipart tool')]) {
         const before = await stored();
         const key = `purchase-${tool.id}-${Date.now()}`;
         const values = validValues(tool);
@@ -295,8 +297,8 @@ for (const backend of backends()) {
       const countsBefore = (await t.app.inject({ url: '/api/user/product-requests-status-count', headers: other.headers })).json().data;
       expect(countsBefore).toEqual({ done: 0, inProgress: 0, pending: 0, waitingForActions: 0 });
 
-      const jsonTool = tools.find((x) => x.id === 'blockchain-analysis')!;
-      const fileTool = tools.find((x) => x.id === 'web-intelligence')!;
+      const jsonTool = toolById('blockchain-analysis');
+      const fileTool = toolById('web-intelligence');
       const a = (await submit(jsonTool, validValues(jsonTool), { user: other })).json().data;
       const b = (await submit(fileTool, validValues(fileTool), { user: other })).json().data;
 

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { ProductRequest } from '../../domain/schemas.ts';
 import { fileFields, toolSubmissionSchema } from '../../domain/tool-schemas.ts';
 import { detailKey, tools, type ToolDefinition } from '../../domain/tools.ts';
-import type { AppContext } from '../context.ts';
 import { files, productRequests } from '../db/schema.ts';
 import { HttpError } from '../errors.ts';
 import { toRequest } from '../serialize.ts';
@@ -58,11 +57,11 @@ const Created = z.object({ data: ProductRequest });
  * files are written first, the request and its file rows in one transaction, and the written files
  * are removed again if anything after them fails.
  */
-export async function toolRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function toolRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   const requireClient = async (request: FastifyRequest) => {
-    if (!request.user?.isClient) {
+    if (!request.user.isClient) {
       throw new HttpError(403, 'NOT_A_CLIENT', 'Your account is awaiting approval: new requests can be opened once you are approved as a client.');
     }
   };
@@ -82,7 +81,7 @@ export async function toolRoutes(app: FastifyInstance, ctx: AppContext) {
   // @fastify/multipart's size cap fails inside its own parsing; give it this API's wording.
   const errorHandler = (error: FastifyError, _request: FastifyRequest, _reply: FastifyReply) => {
     if (error.code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new HttpError(413, 'FILE_TOO_LARGE', `Each file must be at most ${formatBytes(ctx.storage.maxBytes)}`);
+      throw new HttpError(413, 'FILE_TOO_LARGE', `Each file must be at most ${formatBytes(app.storage.maxBytes)}`);
     }
     throw error;
   };
@@ -105,7 +104,7 @@ export async function toolRoutes(app: FastifyInstance, ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        const uid = request.user!.uid;
+        const uid = request.user.uid;
         const body = request.body as Record<string, unknown>;
         const fields = (tool.isFormData ? body : body[tool.hrefBackend]) as Record<string, unknown>;
 
@@ -125,10 +124,10 @@ export async function toolRoutes(app: FastifyInstance, ctx: AppContext) {
             const upload = fields[field.backendHeader];
             if (!isUpload(upload)) continue;
             const name = cleanFileName(upload.filename);
-            const stored = await ctx.storage.save(upload.data, name);
+            const stored = await app.storage.save(upload.data, name);
             written.push({ id: randomUUID(), field: field.backendHeader, name, stored });
           }
-          row = await ctx.db.transaction(async (tx) => {
+          row = await app.db.transaction(async (tx) => {
             const [inserted] = await tx
               .insert(productRequests)
               .values({
@@ -161,10 +160,10 @@ export async function toolRoutes(app: FastifyInstance, ctx: AppContext) {
             return inserted;
           });
         } catch (err) {
-          await Promise.allSettled(written.map((w) => ctx.storage.remove(w.stored.storedName)));
+          await Promise.allSettled(written.map((w) => app.storage.remove(w.stored.storedName)));
           throw err;
         }
-        await ctx.events.poke(uid);
+        await app.events.poke(uid);
         return reply.status(201).send({ data: toRequest(row) });
       },
     );

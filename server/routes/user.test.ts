@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema.ts';
-import { backends, createTestApp, postgresSkipReason, signUp, type TestApp, type TestUser } from '../test-helper.ts';
+import { backends, createTestApp, emulatorHost, postgresSkipReason, signUp, type TestApp, type TestUser } from '../test-helper.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[user.test] PostgreSQL run skipped: ${skip}`);
@@ -43,7 +43,7 @@ describe.each(backends())('user routes (%s)', (backend) => {
     await t?.close();
   });
 
-  const rowOf = async (uid: string) => (await t.ctx.db.select().from(users).where(eq(users.uid, uid)))[0];
+  const rowOf = async (uid: string) => (await t.services.db.select().from(users).where(eq(users.uid, uid)))[0];
 
   describe('authentication', () => {
     const badHeaders: [string, Record<string, string>][] = [
@@ -64,13 +64,13 @@ describe.each(backends())('user routes (%s)', (backend) => {
     }
 
     it('a rejected call stores nothing', async () => {
-      const before = (await t.ctx.db.select().from(users)).length;
+      const before = (await t.services.db.select().from(users)).length;
       await t.app.inject({ method: 'PUT', url: '/api/user/initial-form', headers: { authorization: 'Bearer garbage' }, payload: validForm() });
-      expect((await t.ctx.db.select().from(users)).length).toBe(before);
+      expect((await t.services.db.select().from(users)).length).toBe(before);
     });
 
     it('the token of a deleted account stops working at once', async () => {
-      const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST!;
+      const emulator = emulatorHost();
       const { idToken } = await signUp(emulator, `gone-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@test.example`, 'Secret#123');
       const ok = await t.app.inject({ method: 'GET', url: '/api/user', headers: { authorization: `Bearer ${idToken}` } });
       expect(ok.statusCode).toBe(200);
@@ -210,7 +210,7 @@ describe.each(backends())('user routes (%s)', (backend) => {
 
   describe('profiles', () => {
     it('a new account with no profile row gets one on its first call, as a lead', async () => {
-      const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST!;
+      const emulator = emulatorHost();
       const email = `fresh-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@test.example`;
       const { idToken, localId } = await signUp(emulator, email, 'Secret#123');
       expect(await rowOf(localId)).toBeUndefined();
@@ -229,13 +229,13 @@ describe.each(backends())('user routes (%s)', (backend) => {
         firstName: null,
         lastName: null,
       });
-      const rows = await t.ctx.db.select().from(users).where(eq(users.uid, localId));
+      const rows = await t.services.db.select().from(users).where(eq(users.uid, localId));
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ isClient: false, isAdmin: false, filledInitialForm: false });
     });
 
     it('the first call of a new account may be a write: it still gets its profile', async () => {
-      const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST!;
+      const emulator = emulatorHost();
       const { idToken, localId } = await signUp(emulator, `w-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@test.example`, 'Secret#123');
       const res = await t.app.inject({ method: 'PATCH', url: '/api/user/active-status', headers: { authorization: `Bearer ${idToken}` }, payload: { status: 'ACTIVE' } });
       expect(res.statusCode).toBe(200);
@@ -273,7 +273,7 @@ describe.each(backends())('user routes (%s)', (backend) => {
     it('roles come from the database on every call', async () => {
       const dave = await t.user();
       expect((await t.app.inject({ method: 'GET', url: '/api/user', headers: dave.headers })).json().data.isClient).toBe(false);
-      await t.ctx.db.update(users).set({ isClient: true }).where(eq(users.uid, dave.uid));
+      await t.services.db.update(users).set({ isClient: true }).where(eq(users.uid, dave.uid));
       expect((await t.app.inject({ method: 'GET', url: '/api/user', headers: dave.headers })).json().data.isClient).toBe(true);
     });
   });

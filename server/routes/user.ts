@@ -3,26 +3,25 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ActiveStatusBody, InitialFormBody, Profile } from '../../domain/schemas.ts';
-import type { AppContext } from '../context.ts';
 import { users } from '../db/schema.ts';
 import { HttpError } from '../errors.ts';
 import { toProfile } from '../serialize.ts';
 
 const ProfileEnvelope = z.object({ data: Profile });
 
-export async function userRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function userRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const auth = { onRequest: app.authenticate };
 
   api.get('/user', { ...auth, schema: { response: { 200: ProfileEnvelope } } }, async (request) => {
-    const [row] = await ctx.db.select().from(users).where(eq(users.uid, request.user!.uid));
+    const [row] = await app.db.select().from(users).where(eq(users.uid, request.user.uid));
     return { data: toProfile(row) };
   });
 
   api.put('/user/initial-form', { ...auth, schema: { body: InitialFormBody, response: { 201: ProfileEnvelope } } }, async (request, reply) => {
     const { name, ...form } = request.body.initialForm;
     const [first, ...rest] = name.split(/\s+/);
-    const [row] = await ctx.db
+    const [row] = await app.db
       .update(users)
       .set({
         initialForm: { ...form, name },
@@ -33,10 +32,10 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext) {
         // Staff acting on this profile from an older view get a conflict that shows the new answers.
         version: sql`${users.version} + 1`,
       })
-      .where(eq(users.uid, request.user!.uid))
+      .where(eq(users.uid, request.user.uid))
       .returning();
     if (!row) throw new HttpError(404, 'NOT_FOUND', 'Profile not found');
-    await ctx.events.poke(row.uid);
+    await app.events.poke(row.uid);
     return reply.status(201).send({ data: toProfile(row) });
   });
 
@@ -44,10 +43,10 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext) {
     '/user/active-status',
     { ...auth, schema: { body: ActiveStatusBody, response: { 200: z.object({ data: z.object({ status: ActiveStatusBody.shape.status }) }) } } },
     async (request) => {
-      await ctx.db
+      await app.db
         .update(users)
         .set({ activityStatus: request.body.status, lastSeenAt: sql`now()` })
-        .where(eq(users.uid, request.user!.uid));
+        .where(eq(users.uid, request.user.uid));
       return { data: { status: request.body.status } };
     },
   );

@@ -1,0 +1,61 @@
+import type { Config } from './config.ts';
+import { openDatabase, type Database, type Db } from './db/client.ts';
+import { createEvents, type Events } from './events.ts';
+import { createIdentityProvider, type IdentityProvider } from './firebase.ts';
+import { createDiskStorage, type Storage } from './storage.ts';
+
+/**
+ * What the server talks to, opened once by the one composition root below and used by main.ts, the
+ * seed, the tests and the bench. buildApp borrows these (as app.config, app.db, …); whoever opened
+ * them closes them, after the app, so two apps can share one set (a test's second instance).
+ */
+export interface Services {
+  config: Config;
+  database: Database;
+  db: Db;
+  identity: IdentityProvider;
+  events: Events;
+  storage: Storage;
+  /** Closes events, identity provider and database, in that order. */
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  /** Another database than the config's: a PostgreSQL URL, or 'memory' for a fresh in-memory PGlite (tests, bench). */
+  database?: { url: string } | 'memory';
+  /** Another identity provider than the config's Firebase project (the bench's token stub); close() closes it too. */
+  identity?: IdentityProvider;
+}
+
+export async function openServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
+  const database = await openDatabase(databaseTarget(config, options.database));
+  let events: Events;
+  try {
+    events = await createEvents(database);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  const identity = options.identity ?? createIdentityProvider(config);
+  const storage = createDiskStorage(config.filesDir, config.UPLOAD_MAX_BYTES);
+  return {
+    config,
+    database,
+    db: database.db,
+    identity,
+    events,
+    storage,
+    async close() {
+      await events.close();
+      await identity.close();
+      await database.close();
+    },
+  };
+}
+
+/** PostgreSQL when the config (or the caller) names one, else PGlite under DATA_DIR, or in memory. */
+function databaseTarget(config: Config, override: ServiceOptions['database']): { url?: string; pgliteDir?: string } {
+  if (override === 'memory') return {};
+  if (override) return { url: override.url };
+  return { url: config.DATABASE_URL, pgliteDir: config.pgliteDir };
+}
