@@ -1,8 +1,32 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-/** Import zones (ARCHITECTURE.md): domain ← src/lib ← src/components ← src/features ← src/routes and src/app; sw/ and server/ use domain only. */
+/**
+ * Import zones (docs/architecture.md), one way only:
+ *   domain ← src/lib ← src/components ← src/features ← src/app ← src/routes ← src/router.tsx, src/main.tsx
+ * Features are cut by audience, then task: features/<audience>/<task>/. A task imports its own files, its
+ * audience's shared/ folder, src/lib, src/components and domain/; never another task, another audience or
+ * a common feature (auth, offline). sw/ and server/ use domain/ only.
+ *
+ * The rules read the import as written (relative, with its extension), so each zone knows how many `../`
+ * lead back to src/. A zone is one config object: for the same files a later object would replace, not
+ * extend, the rule of an earlier one, so the globs below do not overlap except where an override is meant.
+ */
 const zone = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
+
+/** Who the app serves: features/<audience>/<task>/, with features/<audience>/shared/ for what its tasks share. */
+const audiences = ['client', 'staff'];
+/** Features every audience uses, with no tasks inside. */
+const commonFeatures = ['auth', 'offline'];
+
+/** `../` repeated `n` times, as the start of a regex. */
+const up = (n) => `^(?:\\.\\./){${n}}`;
+
+/** Outside its own feature, what a feature file `depth` folders below src/ may not reach (`depth` × `../` is src/). */
+const featureLimits = (depth) => [
+  { regex: `${up(depth)}(?!\\.\\./|lib/|components/)`, message: 'Beyond src/features a feature imports src/lib, src/components and domain/ only: not app/, routes/ or the router.' },
+  { regex: `${up(depth + 1)}(?!domain/)`, message: 'Outside src/, features import domain/ only.' },
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'dev-dist/**', 'data/**', 'tests/output/**', 'src/route-tree.gen.ts', '.tmp/**'] },
@@ -20,12 +44,44 @@ export default tseslint.config(
     },
   },
   zone(['domain/**'], [{ group: ['**/src/**', '**/server/**', '**/sw/**', 'react', 'dexie', 'firebase*', 'fastify*'], message: 'domain/ imports nothing of src/, sw/ or server/.' }]),
-  zone(['src/lib/**'], [{ group: ['**/features/**', '**/routes/**', '**/app/**', '**/components/**'], message: 'src/lib must not import components, features, routes or app.' }]),
-  zone(['src/components/**'], [{ group: ['**/features/**', '**/routes/**', '**/app/**'], message: 'Shared components must not import features, routes or app.' }]),
-  zone(['src/features/**'], [
-    { group: ['**/routes/**', '**/app/**'], message: 'Features must not import routes or app.' },
-    // From src/features/<x>/file, "../<y>/…" is another feature.
-    { regex: '^\\.\\./(?!\\.\\.)[^/]+/', message: 'A feature does not import another feature: move the shared part to src/lib or domain/.' },
-  ]),
+  zone(['src/lib/**'], [{ regex: `${up(1)}(?!\\.\\./domain/)`, message: 'src/lib imports domain/ only.' }]),
+  zone(['src/components/**'], [{ regex: `${up(1)}(?!lib/|\\.\\./domain/)`, message: 'Shared components import src/lib and domain/ only.' }]),
+  zone(
+    commonFeatures.map((name) => `src/features/${name}/**`),
+    [{ regex: `${up(1)}(?!\\.\\./)`, message: 'A feature does not import another feature: share through src/components or src/lib.' }, ...featureLimits(2)],
+  ),
+  zone(
+    audiences.map((name) => `src/features/${name}/*/**`),
+    [
+      { regex: `${up(1)}(?!shared/|\\.\\./)`, message: "A task does not import another task: share through its audience's shared/ folder or src/components; the route composes tasks." },
+      { regex: `${up(2)}(?!\\.\\./)`, message: 'A feature does not import another audience or another feature.' },
+      ...featureLimits(3),
+    ],
+  ),
+  // After the tasks' zone, so that it replaces it for shared/.
+  zone(
+    audiences.map((name) => `src/features/${name}/shared/**`),
+    [
+      { regex: `${up(1)}(?!\\.\\./)`, message: "An audience's shared/ folder serves its tasks and imports none of them." },
+      { regex: `${up(2)}(?!\\.\\./)`, message: 'A feature does not import another audience or another feature.' },
+      ...featureLimits(3),
+    ],
+  ),
+  zone(['src/app/**'], [{ regex: '^(?:\\.\\./)+(?:routes/|route-tree\\.gen|router\\.tsx$|main\\.tsx$|server/|sw/)', message: 'src/app is below the routes: it does not import routes/, the route tree or the router, nor server/ or sw/.' }]),
+  // A route importing the router would close the loop router → route tree → route → router.
+  zone(['src/routes/**'], [{ regex: '^(?:\\.\\./)+(?:route-tree\\.gen|router\\.tsx$|main\\.tsx$|server/|sw/)', message: 'Routes compose app/, features, components and lib; they do not import the route tree, the router, server/ or sw/.' }]),
   zone(['server/**', 'sw/**'], [{ group: ['**/src/**'], message: 'server/ and sw/ import domain/ only, nothing of src/.' }]),
+  // Cycles, once eslint-plugin-import-x is installed (not yet: the imports at the top need it):
+  //   import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+  // and here:
+  //   {
+  //     files: ['src/**/*.{ts,tsx}', 'domain/**/*.ts'],
+  //     plugins: { 'import-x': importX },
+  //     settings: {
+  //       // Every import names its file with the extension, so the plain Node resolver finds it; no TypeScript resolver needed.
+  //       'import-x/resolver-next': [createNodeResolver()],
+  //       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+  //     },
+  //     rules: { 'import-x/no-cycle': 'error' },
+  //   },
 );

@@ -2,17 +2,18 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider.tsx';
-import { router } from './app/router.tsx';
 import { UpdatePrompt } from './features/offline/update-prompt.tsx';
+import { signedInProfile } from './lib/data-services.ts';
 import { registerServiceWorker } from './lib/pwa.ts';
 import { startSession, useAuth } from './lib/session.ts';
+import { router } from './router.tsx';
 
 function App() {
   const auth = useAuth();
   useEffect(() => {
     void router.invalidate();
   }, [auth.userId]);
-  return <RouterProvider router={router} context={{ auth }} />;
+  return <RouterProvider router={router} context={{ auth, profile: signedInProfile }} />;
 }
 
 registerServiceWorker();

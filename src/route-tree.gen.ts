@@ -14,20 +14,21 @@ import { Route as InitialPasswordRouteImport } from './routes/initial-password'
 import { Route as LoadingRouteImport } from './routes/loading'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as AuthIndexRouteImport } from './routes/_auth/index'
+import { Route as AuthAdminRouteImport } from './routes/_auth/_admin'
+import { Route as AuthStaffRouteImport } from './routes/_auth/_staff'
 import { Route as AuthContactRequestsRouteImport } from './routes/_auth/contact-requests'
 import { Route as AuthContactUsRouteImport } from './routes/_auth/contact-us'
-import { Route as AuthCreateNotificationsRouteImport } from './routes/_auth/create-notifications'
-import { Route as AuthCreateUserRouteImport } from './routes/_auth/create-user'
 import { Route as AuthFilesRouteImport } from './routes/_auth/files'
 import { Route as AuthInitialFormRouteImport } from './routes/_auth/initial-form'
 import { Route as AuthNotificationsRouteImport } from './routes/_auth/notifications'
 import { Route as AuthSettingsRouteImport } from './routes/_auth/settings'
-import { Route as AuthStaffRouteImport } from './routes/_auth/staff'
-import { Route as AuthStaffIndexRouteImport } from './routes/_auth/staff/index'
-import { Route as AuthStaffTeamRouteImport } from './routes/_auth/staff/team'
+import { Route as AuthAdminCreateNotificationsRouteImport } from './routes/_auth/_admin/create-notifications'
+import { Route as AuthAdminCreateUserRouteImport } from './routes/_auth/_admin/create-user'
 import { Route as AuthToolToolnameRouteImport } from './routes/_auth/tool.$toolname'
-import { Route as AuthStaffClientsUidRouteImport } from './routes/_auth/staff/clients.$uid'
-import { Route as AuthStaffRequestsRequestIdRouteImport } from './routes/_auth/staff/requests.$requestId'
+import { Route as AuthAdminStaffTeamRouteImport } from './routes/_auth/_admin/staff/team'
+import { Route as AuthStaffStaffIndexRouteImport } from './routes/_auth/_staff/staff/index'
+import { Route as AuthStaffStaffClientsUidRouteImport } from './routes/_auth/_staff/staff/clients.$uid'
+import { Route as AuthStaffStaffRequestsRequestIdRouteImport } from './routes/_auth/_staff/staff/requests.$requestId'
 
 const AuthRoute = AuthRouteImport.update({
   id: '/_auth',
@@ -53,6 +54,14 @@ const AuthIndexRoute = AuthIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthAdminRoute = AuthAdminRouteImport.update({
+  id: '/_admin',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AuthStaffRoute = AuthStaffRouteImport.update({
+  id: '/_staff',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AuthContactRequestsRoute = AuthContactRequestsRouteImport.update({
   id: '/contact-requests',
   path: '/contact-requests',
@@ -61,16 +70,6 @@ const AuthContactRequestsRoute = AuthContactRequestsRouteImport.update({
 const AuthContactUsRoute = AuthContactUsRouteImport.update({
   id: '/contact-us',
   path: '/contact-us',
-  getParentRoute: () => AuthRoute,
-} as any)
-const AuthCreateNotificationsRoute = AuthCreateNotificationsRouteImport.update({
-  id: '/create-notifications',
-  path: '/create-notifications',
-  getParentRoute: () => AuthRoute,
-} as any)
-const AuthCreateUserRoute = AuthCreateUserRouteImport.update({
-  id: '/create-user',
-  path: '/create-user',
   getParentRoute: () => AuthRoute,
 } as any)
 const AuthFilesRoute = AuthFilesRouteImport.update({
@@ -93,35 +92,42 @@ const AuthSettingsRoute = AuthSettingsRouteImport.update({
   path: '/settings',
   getParentRoute: () => AuthRoute,
 } as any)
-const AuthStaffRoute = AuthStaffRouteImport.update({
-  id: '/staff',
-  path: '/staff',
-  getParentRoute: () => AuthRoute,
-} as any)
-const AuthStaffIndexRoute = AuthStaffIndexRouteImport.update({
-  id: '/',
-  path: '/',
-  getParentRoute: () => AuthStaffRoute,
-} as any)
-const AuthStaffTeamRoute = AuthStaffTeamRouteImport.update({
-  id: '/team',
-  path: '/team',
-  getParentRoute: () => AuthStaffRoute,
+const AuthAdminCreateNotificationsRoute =
+  AuthAdminCreateNotificationsRouteImport.update({
+    id: '/create-notifications',
+    path: '/create-notifications',
+    getParentRoute: () => AuthAdminRoute,
+  } as any)
+const AuthAdminCreateUserRoute = AuthAdminCreateUserRouteImport.update({
+  id: '/create-user',
+  path: '/create-user',
+  getParentRoute: () => AuthAdminRoute,
 } as any)
 const AuthToolToolnameRoute = AuthToolToolnameRouteImport.update({
   id: '/tool/$toolname',
   path: '/tool/$toolname',
   getParentRoute: () => AuthRoute,
 } as any)
-const AuthStaffClientsUidRoute = AuthStaffClientsUidRouteImport.update({
-  id: '/clients/$uid',
-  path: '/clients/$uid',
+const AuthAdminStaffTeamRoute = AuthAdminStaffTeamRouteImport.update({
+  id: '/staff/team',
+  path: '/staff/team',
+  getParentRoute: () => AuthAdminRoute,
+} as any)
+const AuthStaffStaffIndexRoute = AuthStaffStaffIndexRouteImport.update({
+  id: '/staff/',
+  path: '/staff/',
   getParentRoute: () => AuthStaffRoute,
 } as any)
-const AuthStaffRequestsRequestIdRoute =
-  AuthStaffRequestsRequestIdRouteImport.update({
-    id: '/requests/$requestId',
-    path: '/requests/$requestId',
+const AuthStaffStaffClientsUidRoute =
+  AuthStaffStaffClientsUidRouteImport.update({
+    id: '/staff/clients/$uid',
+    path: '/staff/clients/$uid',
+    getParentRoute: () => AuthStaffRoute,
+  } as any)
+const AuthStaffStaffRequestsRequestIdRoute =
+  AuthStaffStaffRequestsRequestIdRouteImport.update({
+    id: '/staff/requests/$requestId',
+    path: '/staff/requests/$requestId',
     getParentRoute: () => AuthStaffRoute,
   } as any)
 
@@ -132,37 +138,36 @@ export interface FileRoutesByFullPath {
   '/login': typeof LoginRoute
   '/contact-requests': typeof AuthContactRequestsRoute
   '/contact-us': typeof AuthContactUsRoute
-  '/create-notifications': typeof AuthCreateNotificationsRoute
-  '/create-user': typeof AuthCreateUserRoute
   '/files': typeof AuthFilesRoute
   '/initial-form': typeof AuthInitialFormRoute
   '/notifications': typeof AuthNotificationsRoute
   '/settings': typeof AuthSettingsRoute
-  '/staff': typeof AuthStaffRouteWithChildren
-  '/staff/team': typeof AuthStaffTeamRoute
+  '/create-notifications': typeof AuthAdminCreateNotificationsRoute
+  '/create-user': typeof AuthAdminCreateUserRoute
   '/tool/$toolname': typeof AuthToolToolnameRoute
-  '/staff/': typeof AuthStaffIndexRoute
-  '/staff/clients/$uid': typeof AuthStaffClientsUidRoute
-  '/staff/requests/$requestId': typeof AuthStaffRequestsRequestIdRoute
+  '/staff/team': typeof AuthAdminStaffTeamRoute
+  '/staff/': typeof AuthStaffStaffIndexRoute
+  '/staff/clients/$uid': typeof AuthStaffStaffClientsUidRoute
+  '/staff/requests/$requestId': typeof AuthStaffStaffRequestsRequestIdRoute
 }
 export interface FileRoutesByTo {
   '/initial-password': typeof InitialPasswordRoute
   '/loading': typeof LoadingRoute
   '/login': typeof LoginRoute
+  '/': typeof AuthIndexRoute
   '/contact-requests': typeof AuthContactRequestsRoute
   '/contact-us': typeof AuthContactUsRoute
-  '/create-notifications': typeof AuthCreateNotificationsRoute
-  '/create-user': typeof AuthCreateUserRoute
   '/files': typeof AuthFilesRoute
   '/initial-form': typeof AuthInitialFormRoute
   '/notifications': typeof AuthNotificationsRoute
   '/settings': typeof AuthSettingsRoute
-  '/': typeof AuthIndexRoute
-  '/staff/team': typeof AuthStaffTeamRoute
+  '/create-notifications': typeof AuthAdminCreateNotificationsRoute
+  '/create-user': typeof AuthAdminCreateUserRoute
   '/tool/$toolname': typeof AuthToolToolnameRoute
-  '/staff': typeof AuthStaffIndexRoute
-  '/staff/clients/$uid': typeof AuthStaffClientsUidRoute
-  '/staff/requests/$requestId': typeof AuthStaffRequestsRequestIdRoute
+  '/staff/team': typeof AuthAdminStaffTeamRoute
+  '/staff': typeof AuthStaffStaffIndexRoute
+  '/staff/clients/$uid': typeof AuthStaffStaffClientsUidRoute
+  '/staff/requests/$requestId': typeof AuthStaffStaffRequestsRequestIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -170,21 +175,22 @@ export interface FileRoutesById {
   '/initial-password': typeof InitialPasswordRoute
   '/loading': typeof LoadingRoute
   '/login': typeof LoginRoute
+  '/_auth/_admin': typeof AuthAdminRouteWithChildren
+  '/_auth/_staff': typeof AuthStaffRouteWithChildren
   '/_auth/contact-requests': typeof AuthContactRequestsRoute
   '/_auth/contact-us': typeof AuthContactUsRoute
-  '/_auth/create-notifications': typeof AuthCreateNotificationsRoute
-  '/_auth/create-user': typeof AuthCreateUserRoute
   '/_auth/files': typeof AuthFilesRoute
   '/_auth/initial-form': typeof AuthInitialFormRoute
   '/_auth/notifications': typeof AuthNotificationsRoute
   '/_auth/settings': typeof AuthSettingsRoute
-  '/_auth/staff': typeof AuthStaffRouteWithChildren
   '/_auth/': typeof AuthIndexRoute
-  '/_auth/staff/team': typeof AuthStaffTeamRoute
+  '/_auth/_admin/create-notifications': typeof AuthAdminCreateNotificationsRoute
+  '/_auth/_admin/create-user': typeof AuthAdminCreateUserRoute
   '/_auth/tool/$toolname': typeof AuthToolToolnameRoute
-  '/_auth/staff/': typeof AuthStaffIndexRoute
-  '/_auth/staff/clients/$uid': typeof AuthStaffClientsUidRoute
-  '/_auth/staff/requests/$requestId': typeof AuthStaffRequestsRequestIdRoute
+  '/_auth/_admin/staff/team': typeof AuthAdminStaffTeamRoute
+  '/_auth/_staff/staff/': typeof AuthStaffStaffIndexRoute
+  '/_auth/_staff/staff/clients/$uid': typeof AuthStaffStaffClientsUidRoute
+  '/_auth/_staff/staff/requests/$requestId': typeof AuthStaffStaffRequestsRequestIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -195,15 +201,14 @@ export interface FileRouteTypes {
     | '/login'
     | '/contact-requests'
     | '/contact-us'
-    | '/create-notifications'
-    | '/create-user'
     | '/files'
     | '/initial-form'
     | '/notifications'
     | '/settings'
-    | '/staff'
-    | '/staff/team'
+    | '/create-notifications'
+    | '/create-user'
     | '/tool/$toolname'
+    | '/staff/team'
     | '/staff/'
     | '/staff/clients/$uid'
     | '/staff/requests/$requestId'
@@ -212,17 +217,17 @@ export interface FileRouteTypes {
     | '/initial-password'
     | '/loading'
     | '/login'
+    | '/'
     | '/contact-requests'
     | '/contact-us'
-    | '/create-notifications'
-    | '/create-user'
     | '/files'
     | '/initial-form'
     | '/notifications'
     | '/settings'
-    | '/'
-    | '/staff/team'
+    | '/create-notifications'
+    | '/create-user'
     | '/tool/$toolname'
+    | '/staff/team'
     | '/staff'
     | '/staff/clients/$uid'
     | '/staff/requests/$requestId'
@@ -232,21 +237,22 @@ export interface FileRouteTypes {
     | '/initial-password'
     | '/loading'
     | '/login'
+    | '/_auth/_admin'
+    | '/_auth/_staff'
     | '/_auth/contact-requests'
     | '/_auth/contact-us'
-    | '/_auth/create-notifications'
-    | '/_auth/create-user'
     | '/_auth/files'
     | '/_auth/initial-form'
     | '/_auth/notifications'
     | '/_auth/settings'
-    | '/_auth/staff'
     | '/_auth/'
-    | '/_auth/staff/team'
+    | '/_auth/_admin/create-notifications'
+    | '/_auth/_admin/create-user'
     | '/_auth/tool/$toolname'
-    | '/_auth/staff/'
-    | '/_auth/staff/clients/$uid'
-    | '/_auth/staff/requests/$requestId'
+    | '/_auth/_admin/staff/team'
+    | '/_auth/_staff/staff/'
+    | '/_auth/_staff/staff/clients/$uid'
+    | '/_auth/_staff/staff/requests/$requestId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -293,6 +299,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthIndexRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/_admin': {
+      id: '/_auth/_admin'
+      path: ''
+      fullPath: '/'
+      preLoaderRoute: typeof AuthAdminRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/_auth/_staff': {
+      id: '/_auth/_staff'
+      path: ''
+      fullPath: '/'
+      preLoaderRoute: typeof AuthStaffRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/contact-requests': {
       id: '/_auth/contact-requests'
       path: '/contact-requests'
@@ -305,20 +325,6 @@ declare module '@tanstack/react-router' {
       path: '/contact-us'
       fullPath: '/contact-us'
       preLoaderRoute: typeof AuthContactUsRouteImport
-      parentRoute: typeof AuthRoute
-    }
-    '/_auth/create-notifications': {
-      id: '/_auth/create-notifications'
-      path: '/create-notifications'
-      fullPath: '/create-notifications'
-      preLoaderRoute: typeof AuthCreateNotificationsRouteImport
-      parentRoute: typeof AuthRoute
-    }
-    '/_auth/create-user': {
-      id: '/_auth/create-user'
-      path: '/create-user'
-      fullPath: '/create-user'
-      preLoaderRoute: typeof AuthCreateUserRouteImport
       parentRoute: typeof AuthRoute
     }
     '/_auth/files': {
@@ -349,26 +355,19 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthSettingsRouteImport
       parentRoute: typeof AuthRoute
     }
-    '/_auth/staff': {
-      id: '/_auth/staff'
-      path: '/staff'
-      fullPath: '/staff'
-      preLoaderRoute: typeof AuthStaffRouteImport
-      parentRoute: typeof AuthRoute
+    '/_auth/_admin/create-notifications': {
+      id: '/_auth/_admin/create-notifications'
+      path: '/create-notifications'
+      fullPath: '/create-notifications'
+      preLoaderRoute: typeof AuthAdminCreateNotificationsRouteImport
+      parentRoute: typeof AuthAdminRoute
     }
-    '/_auth/staff/': {
-      id: '/_auth/staff/'
-      path: '/'
-      fullPath: '/staff/'
-      preLoaderRoute: typeof AuthStaffIndexRouteImport
-      parentRoute: typeof AuthStaffRoute
-    }
-    '/_auth/staff/team': {
-      id: '/_auth/staff/team'
-      path: '/team'
-      fullPath: '/staff/team'
-      preLoaderRoute: typeof AuthStaffTeamRouteImport
-      parentRoute: typeof AuthStaffRoute
+    '/_auth/_admin/create-user': {
+      id: '/_auth/_admin/create-user'
+      path: '/create-user'
+      fullPath: '/create-user'
+      preLoaderRoute: typeof AuthAdminCreateUserRouteImport
+      parentRoute: typeof AuthAdminRoute
     }
     '/_auth/tool/$toolname': {
       id: '/_auth/tool/$toolname'
@@ -377,35 +376,63 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthToolToolnameRouteImport
       parentRoute: typeof AuthRoute
     }
-    '/_auth/staff/clients/$uid': {
-      id: '/_auth/staff/clients/$uid'
-      path: '/clients/$uid'
-      fullPath: '/staff/clients/$uid'
-      preLoaderRoute: typeof AuthStaffClientsUidRouteImport
+    '/_auth/_admin/staff/team': {
+      id: '/_auth/_admin/staff/team'
+      path: '/staff/team'
+      fullPath: '/staff/team'
+      preLoaderRoute: typeof AuthAdminStaffTeamRouteImport
+      parentRoute: typeof AuthAdminRoute
+    }
+    '/_auth/_staff/staff/': {
+      id: '/_auth/_staff/staff/'
+      path: '/staff'
+      fullPath: '/staff/'
+      preLoaderRoute: typeof AuthStaffStaffIndexRouteImport
       parentRoute: typeof AuthStaffRoute
     }
-    '/_auth/staff/requests/$requestId': {
-      id: '/_auth/staff/requests/$requestId'
-      path: '/requests/$requestId'
+    '/_auth/_staff/staff/clients/$uid': {
+      id: '/_auth/_staff/staff/clients/$uid'
+      path: '/staff/clients/$uid'
+      fullPath: '/staff/clients/$uid'
+      preLoaderRoute: typeof AuthStaffStaffClientsUidRouteImport
+      parentRoute: typeof AuthStaffRoute
+    }
+    '/_auth/_staff/staff/requests/$requestId': {
+      id: '/_auth/_staff/staff/requests/$requestId'
+      path: '/staff/requests/$requestId'
       fullPath: '/staff/requests/$requestId'
-      preLoaderRoute: typeof AuthStaffRequestsRequestIdRouteImport
+      preLoaderRoute: typeof AuthStaffStaffRequestsRequestIdRouteImport
       parentRoute: typeof AuthStaffRoute
     }
   }
 }
 
+interface AuthAdminRouteChildren {
+  AuthAdminCreateNotificationsRoute: typeof AuthAdminCreateNotificationsRoute
+  AuthAdminCreateUserRoute: typeof AuthAdminCreateUserRoute
+  AuthAdminStaffTeamRoute: typeof AuthAdminStaffTeamRoute
+}
+
+const AuthAdminRouteChildren: AuthAdminRouteChildren = {
+  AuthAdminCreateNotificationsRoute: AuthAdminCreateNotificationsRoute,
+  AuthAdminCreateUserRoute: AuthAdminCreateUserRoute,
+  AuthAdminStaffTeamRoute: AuthAdminStaffTeamRoute,
+}
+
+const AuthAdminRouteWithChildren = AuthAdminRoute._addFileChildren(
+  AuthAdminRouteChildren,
+)
+
 interface AuthStaffRouteChildren {
-  AuthStaffTeamRoute: typeof AuthStaffTeamRoute
-  AuthStaffIndexRoute: typeof AuthStaffIndexRoute
-  AuthStaffClientsUidRoute: typeof AuthStaffClientsUidRoute
-  AuthStaffRequestsRequestIdRoute: typeof AuthStaffRequestsRequestIdRoute
+  AuthStaffStaffIndexRoute: typeof AuthStaffStaffIndexRoute
+  AuthStaffStaffClientsUidRoute: typeof AuthStaffStaffClientsUidRoute
+  AuthStaffStaffRequestsRequestIdRoute: typeof AuthStaffStaffRequestsRequestIdRoute
 }
 
 const AuthStaffRouteChildren: AuthStaffRouteChildren = {
-  AuthStaffTeamRoute: AuthStaffTeamRoute,
-  AuthStaffIndexRoute: AuthStaffIndexRoute,
-  AuthStaffClientsUidRoute: AuthStaffClientsUidRoute,
-  AuthStaffRequestsRequestIdRoute: AuthStaffRequestsRequestIdRoute,
+  AuthStaffStaffIndexRoute: AuthStaffStaffIndexRoute,
+  AuthStaffStaffClientsUidRoute: AuthStaffStaffClientsUidRoute,
+  AuthStaffStaffRequestsRequestIdRoute: AuthStaffStaffRequestsRequestIdRoute,
 }
 
 const AuthStaffRouteWithChildren = AuthStaffRoute._addFileChildren(
@@ -413,29 +440,27 @@ const AuthStaffRouteWithChildren = AuthStaffRoute._addFileChildren(
 )
 
 interface AuthRouteChildren {
+  AuthAdminRoute: typeof AuthAdminRouteWithChildren
+  AuthStaffRoute: typeof AuthStaffRouteWithChildren
   AuthContactRequestsRoute: typeof AuthContactRequestsRoute
   AuthContactUsRoute: typeof AuthContactUsRoute
-  AuthCreateNotificationsRoute: typeof AuthCreateNotificationsRoute
-  AuthCreateUserRoute: typeof AuthCreateUserRoute
   AuthFilesRoute: typeof AuthFilesRoute
   AuthInitialFormRoute: typeof AuthInitialFormRoute
   AuthNotificationsRoute: typeof AuthNotificationsRoute
   AuthSettingsRoute: typeof AuthSettingsRoute
-  AuthStaffRoute: typeof AuthStaffRouteWithChildren
   AuthIndexRoute: typeof AuthIndexRoute
   AuthToolToolnameRoute: typeof AuthToolToolnameRoute
 }
 
 const AuthRouteChildren: AuthRouteChildren = {
+  AuthAdminRoute: AuthAdminRouteWithChildren,
+  AuthStaffRoute: AuthStaffRouteWithChildren,
   AuthContactRequestsRoute: AuthContactRequestsRoute,
   AuthContactUsRoute: AuthContactUsRoute,
-  AuthCreateNotificationsRoute: AuthCreateNotificationsRoute,
-  AuthCreateUserRoute: AuthCreateUserRoute,
   AuthFilesRoute: AuthFilesRoute,
   AuthInitialFormRoute: AuthInitialFormRoute,
   AuthNotificationsRoute: AuthNotificationsRoute,
   AuthSettingsRoute: AuthSettingsRoute,
-  AuthStaffRoute: AuthStaffRouteWithChildren,
   AuthIndexRoute: AuthIndexRoute,
   AuthToolToolnameRoute: AuthToolToolnameRoute,
 }

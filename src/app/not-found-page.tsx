@@ -2,8 +2,6 @@ import { Button, Heading, Image, VStack } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { texts } from '../../domain/texts.ts';
 
-const dashboardPath: string = '/';
-
 /** Any unknown path (spec section 2). Rendered outside the shell, so it brings its own background. */
 export function NotFoundPage() {
   return (
@@ -13,7 +11,7 @@ export function NotFoundPage() {
         {texts.pageNotFound}
       </Heading>
       <Button colorPalette="brand" asChild>
-        <Link to={dashboardPath}>{texts.goToDashboard}</Link>
+        <Link to="/">{texts.goToDashboard}</Link>
       </Button>
     </VStack>
   );

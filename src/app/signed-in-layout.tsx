@@ -1,17 +1,18 @@
-import { useNavigate } from '@tanstack/react-router';
-import { type ReactNode, useEffect, useState } from 'react';
+import { useNavigate, useRouter } from '@tanstack/react-router';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import type { Profile } from '../../domain/schemas.ts';
 import { texts } from '../../domain/texts.ts';
 import { SignOutDialog } from '../features/auth/sign-out-dialog.tsx';
 import { usePresence } from '../features/auth/use-presence.ts';
 import { useSignOut } from '../features/auth/use-sign-out.ts';
-import { UploadFilesModal } from '../features/files/upload-files-modal.tsx';
-import { NotificationsPopover } from '../features/notifications/notifications-popover.tsx';
+import { UploadFilesModal } from '../features/client/files/upload-files-modal.tsx';
+import { NotificationsPopover } from '../features/client/notifications/notifications-popover.tsx';
 import { OfflineIndicator } from '../features/offline/offline-indicator.tsx';
 import { loadProfile, requestPull, startDataServices } from '../lib/data-services.ts';
 import { type PortalDb, openUserDb } from '../lib/db.ts';
 import { signOut } from '../lib/firebase.ts';
 import { requestPersistentStorage } from '../lib/pwa.ts';
-import { ReplicaContext, displayName, useProfile } from '../lib/replica.ts';
+import { ReplicaContext, displayName, hasRole, useProfile } from '../lib/replica.ts';
 import { setLoading, showMessage } from '../lib/ui-state.ts';
 import { AppLayout } from './shell/app-layout.tsx';
 
@@ -38,6 +39,7 @@ function ProfileGate({ db, children }: { db: PortalDb; children: ReactNode }) {
   const onLogout = useSignOut();
   const [uploadOpen, setUploadOpen] = useState(false);
   usePresence(db.uid);
+  useGuardsFollowRoles(profile);
 
   useEffect(() => {
     let cancelled = false;
@@ -58,8 +60,8 @@ function ProfileGate({ db, children }: { db: PortalDb; children: ReactNode }) {
   return (
     <AppLayout
       displayName={displayName(profile)}
-      isAdmin={profile.isAdmin}
-      isStaff={profile.isStaff || profile.isAdmin}
+      isAdmin={hasRole(profile, 'admin')}
+      isStaff={hasRole(profile, 'staff')}
       onLogout={onLogout}
       onRefresh={() => void requestPull(db)}
       onUploadFiles={() => setUploadOpen(true)}
@@ -71,4 +73,21 @@ function ProfileGate({ db, children }: { db: PortalDb; children: ReactNode }) {
       <SignOutDialog />
     </AppLayout>
   );
+}
+
+/**
+ * The route guards read the roles when a page opens; a role granted or taken away by a sync while a page is
+ * open re-runs them, so a revoked staff member leaves the workspace without having to navigate.
+ */
+function useGuardsFollowRoles(profile: Profile | null | undefined): void {
+  const router = useRouter();
+  const roles = profile ? `${profile.isClient}/${profile.isStaff}/${profile.isAdmin}` : null;
+  const checked = useRef(roles);
+  useEffect(() => {
+    if (roles === null || roles === checked.current) return;
+    const first = checked.current === null;
+    checked.current = roles;
+    // The guards awaited this very profile before the first page showed.
+    if (!first) void router.invalidate();
+  }, [roles, router]);
 }

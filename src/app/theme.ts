@@ -1,33 +1,6 @@
 import '@fontsource-variable/plus-jakarta-sans';
 import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
-
-/**
- * The spec's icon size. lucide-react draws at 24px unless told otherwise, so shell and feature
- * code pass this to every icon instead of relying on the library default.
- */
-export const iconSize = 22;
-
-/** Spec section 9: the shell switches to the drawer layout under this width. */
-export const mobileBreakpointPx = 768;
-
-/** Spec section 9: the drawer and the desktop sidebar are both this wide. */
-export const sidebarWidthPx = 240;
-
-/**
- * The named palette of the spec, as raw values for the rare places that cannot take a token
- * (the SVG logo, canvas charts). Everything else should use the `portal.*` colour tokens.
- */
-export const palette = {
-  text: '#2A3547',
-  green: '#13DEB9',
-  white: '#FFFFFF',
-  background: '#F6F9FC',
-  backgroundAlt: '#F2F6FA',
-  blue: '#5D87FF',
-  border: '#e5eaef',
-  nav: '#5A6A85',
-  muted: '#7C8FAC',
-} as const;
+import { palette } from '../components/theme-tokens.ts';
 
 const fontStack = '"Plus Jakarta Sans Variable", sans-serif';
 

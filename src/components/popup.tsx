@@ -8,12 +8,15 @@ export interface PopupProps {
   children: ReactNode;
   footer?: ReactNode;
   size?: 'sm' | 'md' | 'lg' | 'xl';
+  /** 'alertdialog' for a question that interrupts (the sign-out warning). */
+  role?: 'dialog' | 'alertdialog';
 }
 
 /** The app's dialogs share one frame: full screen on phones, centred and scrollable on desktop. */
-export function Popup({ open, onClose, title, children, footer, size = 'md' }: PopupProps) {
+export function Popup({ open, onClose, title, children, footer, size = 'md', role = 'dialog' }: PopupProps) {
   return (
     <Dialog.Root
+      role={role}
       open={open}
       onOpenChange={(e) => {
         if (!e.open) onClose();

@@ -1,8 +1,6 @@
 import { ArrowLeftRight, Blocks, Globe, Landmark, type LucideIcon, Radar } from 'lucide-react';
 import type { ToolIcon as ToolIconName } from '../../domain/tools.ts';
-
-/** The spec's icon size (section 9); shared UI cannot read the app theme, so it is repeated here. */
-export const TOOL_ICON_SIZE = 22;
+import { iconSize } from './theme-tokens.ts';
 
 /** The one map from a catalogue tool's icon name to its drawing: navigation, tables and pages use it. */
 export const toolIcons: Record<ToolIconName, LucideIcon> = {
@@ -14,7 +12,7 @@ export const toolIcons: Record<ToolIconName, LucideIcon> = {
 };
 
 /** Decorative: the tool's name always sits beside it, so it is hidden from screen readers. */
-export function ToolIcon({ icon, size = TOOL_ICON_SIZE }: { icon: ToolIconName; size?: number }) {
+export function ToolIcon({ icon, size = iconSize }: { icon: ToolIconName; size?: number }) {
   const Icon = toolIcons[icon];
   return <Icon size={size} aria-hidden="true" />;
 }

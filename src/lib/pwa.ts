@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { Workbox } from 'workbox-window';
 import { FINAL_FILES_CACHE, finalFileCacheKey } from '../../domain/downloads.ts';
+import { createStore } from './create-store.ts';
 
 /** The one wrapper around workbox-window and the browser's install/storage APIs. */
 interface PwaState {
@@ -9,26 +10,14 @@ interface PwaState {
   registered: boolean;
 }
 
-let state: PwaState = { updateReady: false, canInstall: false, registered: false };
-const listeners = new Set<() => void>();
+const store = createStore<PwaState>({ updateReady: false, canInstall: false, registered: false });
 let workbox: Workbox | null = null;
 /** Set when the user pressed Reload: the next change of controller reloads the page. */
 let reloadRequested = false;
 let installEvent: (Event & { prompt(): Promise<void>; userChoice: Promise<{ outcome: string }> }) | null = null;
 
-function set(patch: Partial<PwaState>) {
-  state = { ...state, ...patch };
-  for (const l of listeners) l();
-}
-
 export function usePwa(): PwaState {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => state,
-  );
+  return store.useSelect((s) => s);
 }
 
 /**
@@ -38,21 +27,21 @@ export function usePwa(): PwaState {
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
   workbox = new Workbox('/sw.js', { scope: '/' });
-  workbox.addEventListener('waiting', () => set({ updateReady: true }));
+  workbox.addEventListener('waiting', () => store.set({ updateReady: true }));
   // workbox-window marks `isUpdate` only when the page had a controller at registration, which a page
   // opened on the very first visit never has: rely on the user's request too, or Reload would do nothing.
   workbox.addEventListener('controlling', (event) => {
     if (event.isUpdate || reloadRequested) window.location.reload();
   });
-  void workbox.register().then(() => set({ registered: true }));
+  void workbox.register().then(() => store.set({ registered: true }));
   window.addEventListener('beforeinstallprompt', (event) => {
     event.preventDefault();
     installEvent = event as typeof installEvent;
-    set({ canInstall: true });
+    store.set({ canInstall: true });
   });
   window.addEventListener('appinstalled', () => {
     installEvent = null;
-    set({ canInstall: false });
+    store.set({ canInstall: false });
   });
 }
 
@@ -70,7 +59,7 @@ export async function promptInstall(): Promise<void> {
   await installEvent.prompt();
   await installEvent.userChoice;
   installEvent = null;
-  set({ canInstall: false });
+  store.set({ canInstall: false });
 }
 
 /** Asks the browser not to evict the replica and the outbox under storage pressure. */

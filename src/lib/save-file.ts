@@ -1,3 +1,5 @@
+import { apiRequest, toApiError } from './api.ts';
+
 /** Hands a downloaded blob to the browser as a file with this name. */
 export function saveBlob(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
@@ -23,4 +25,14 @@ export function dispositionName(header: string | null, fallback: string): string
     }
   }
   return /filename="?([^";]+)"?/i.exec(header)?.[1] ?? fallback;
+}
+
+/**
+ * Downloads a file the API serves only with the bearer token, so it is fetched and saved as a blob rather
+ * than linked. Named as the server's Content-Disposition says, or `name`. Throws ApiError / NetworkError.
+ */
+export async function downloadApiFile(path: string, name: string): Promise<void> {
+  const res = await apiRequest(path);
+  if (!res.ok) throw toApiError(res.status, await res.json().catch(() => null));
+  saveBlob(await res.blob(), dispositionName(res.headers.get('content-disposition'), name));
 }

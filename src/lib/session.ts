@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createStore } from './create-store.ts';
 import { type SessionUser, onSessionChange } from './firebase.ts';
 
 /** Auth state as the spec names it: currentUser, isAuthenticated, userId. 'unknown' until Firebase answers. */
@@ -9,35 +9,34 @@ export interface AuthState {
   userId: string | null;
 }
 
-let state: AuthState = { status: 'unknown', currentUser: null, isAuthenticated: false, userId: null };
-const listeners = new Set<() => void>();
+const store = createStore<AuthState>({ status: 'unknown', currentUser: null, isAuthenticated: false, userId: null });
 let started = false;
 let resolveReady: () => void;
 const ready = new Promise<void>((r) => (resolveReady = r));
 
+function toAuthState(user: SessionUser | null): AuthState {
+  return user
+    ? { status: 'signedIn', currentUser: user, isAuthenticated: true, userId: user.uid }
+    : { status: 'signedOut', currentUser: null, isAuthenticated: false, userId: null };
+}
+
+/** Resolves once Firebase has said who is signed in (restored from IndexedDB, so offline too). */
 export function startSession(): Promise<void> {
   if (!started) {
     started = true;
     onSessionChange((user) => {
-      state = user
-        ? { status: 'signedIn', currentUser: user, isAuthenticated: true, userId: user.uid }
-        : { status: 'signedOut', currentUser: null, isAuthenticated: false, userId: null };
+      store.set(toAuthState(user));
       resolveReady();
-      for (const l of listeners) l();
     });
   }
   return ready;
 }
 
 export function getAuthState(): AuthState {
-  return state;
+  return store.get();
 }
 
-export function subscribeAuth(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
+/** The whole state: a new object on every change, so the selector can return it as it is. */
 export function useAuth(): AuthState {
-  return useSyncExternalStore(subscribeAuth, getAuthState, getAuthState);
+  return store.useSelect((s) => s);
 }

@@ -1,9 +1,9 @@
-import { useSyncExternalStore } from 'react';
+import { createStore } from './create-store.ts';
 
 /**
  * The spec's client state (global loading flag, isMobile, transient messages). It is a module
- * store rather than React context so that non-React code (the outbox sender, sync, service-worker
- * glue) can raise a message or the overlay without being handed a callback.
+ * store rather than React context so that code which outlives the component that started it (the
+ * sign-out run, a redirect timer) can raise a message or the overlay without being handed a callback.
  */
 
 export type MessageSeverity = 'success' | 'error' | 'warning' | 'info';
@@ -32,27 +32,12 @@ const initialState: UiState = {
   messages: [],
 };
 
-let state: UiState = initialState;
-const listeners = new Set<() => void>();
+const store = createStore<UiState>(initialState);
 let nextKey = 0;
-
-function update(patch: Partial<UiState>): void {
-  state = { ...state, ...patch };
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-function getSnapshot(): UiState {
-  return state;
-}
 
 /** The current state, for code outside React and for tests. */
 export function getUiState(): UiState {
-  return state;
+  return store.get();
 }
 
 /**
@@ -60,13 +45,14 @@ export function getUiState(): UiState {
  * (first load, where a half-drawn page would flash); anything else leaves it half visible.
  */
 export function setLoading(flag: boolean, coverage: LoadingCoverage = 'full'): void {
+  const state = store.get();
   if (state.loading === flag && (!flag || state.loadingCoverage === coverage)) return;
-  update(flag ? { loading: true, loadingCoverage: coverage } : { loading: false });
+  store.set(flag ? { loading: true, loadingCoverage: coverage } : { loading: false });
 }
 
 export function setViewport(isMobile: boolean): void {
-  if (state.isMobile === isMobile) return;
-  update({ isMobile });
+  if (store.get().isMobile === isMobile) return;
+  store.set({ isMobile });
 }
 
 /** Queues a transient message and returns its key (for removing it early). */
@@ -74,32 +60,29 @@ export function showMessage(message: string, severity: MessageSeverity = 'succes
   nextKey += 1;
   const key = `msg-${nextKey}`;
   const entry: UiMessage = duration === undefined ? { key, severity, message } : { key, severity, message, duration };
-  update({ messages: [...state.messages, entry] });
+  store.set({ messages: [...store.get().messages, entry] });
   return key;
 }
 
 export function removeMessage(key: string): void {
-  if (!state.messages.some((m) => m.key === key)) return;
-  update({ messages: state.messages.filter((m) => m.key !== key) });
+  const { messages } = store.get();
+  if (!messages.some((m) => m.key === key)) return;
+  store.set({ messages: messages.filter((m) => m.key !== key) });
 }
 
 // Each hook selects a primitive or a reference that only changes on a real update, so
-// useSyncExternalStore does not re-render subscribers for unrelated changes.
+// subscribers do not re-render for unrelated changes.
 
 export function useLoading(): { loading: boolean; coverage: LoadingCoverage } {
-  const loading = useSyncExternalStore(subscribe, () => getSnapshot().loading, () => initialState.loading);
-  const coverage = useSyncExternalStore(
-    subscribe,
-    () => getSnapshot().loadingCoverage,
-    () => initialState.loadingCoverage,
-  );
+  const loading = store.useSelect((s) => s.loading);
+  const coverage = store.useSelect((s) => s.loadingCoverage);
   return { loading, coverage };
 }
 
 export function useIsMobile(): boolean {
-  return useSyncExternalStore(subscribe, () => getSnapshot().isMobile, () => initialState.isMobile);
+  return store.useSelect((s) => s.isMobile);
 }
 
 export function useMessages(): readonly UiMessage[] {
-  return useSyncExternalStore(subscribe, () => getSnapshot().messages, () => initialState.messages);
+  return store.useSelect((s) => s.messages);
 }

@@ -1,6 +1,6 @@
 import { Outlet, createRootRouteWithContext } from '@tanstack/react-router';
-import type { RouterContext } from '../app/router.tsx';
 import { NotFoundPage } from '../app/not-found-page.tsx';
+import type { RouterContext } from '../app/router-context.ts';
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: Outlet,

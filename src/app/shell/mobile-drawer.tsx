@@ -1,8 +1,8 @@
 import { Box, Button, CloseButton, Drawer, Portal } from '@chakra-ui/react';
-import { Bell, LogOut, Upload } from 'lucide-react';
-import { iconSize, sidebarWidthPx } from '../theme.ts';
+import { LogOut, Upload } from 'lucide-react';
+import { iconSize, sidebarWidthPx } from '../../components/theme-tokens.ts';
 import { BrandMark } from './brand-mark.tsx';
-import { myFilesItem, navSections } from './nav-items.ts';
+import { myFilesItem, navSections, notificationsItem } from './nav-items.ts';
 import { NavActionRow, NavLink, NavSections, NavSectionTitle } from './nav-list.tsx';
 
 export interface MobileDrawerProps {
@@ -22,7 +22,7 @@ export function MobileDrawer({ open, onOpenChange, isAdmin, isStaff = false, onU
     close();
     action();
   };
-  const userSection = { title: 'User', items: [{ label: 'Notifications', to: '/notifications', icon: Bell }] };
+  const userSection = { title: 'User', items: [notificationsItem] };
 
   return (
     <Drawer.Root open={open} onOpenChange={(details) => onOpenChange(details.open)} placement="start">

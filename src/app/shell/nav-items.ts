@@ -1,14 +1,12 @@
-import { BellPlus, FolderOpen, Headset, LayoutDashboard, ListTodo, UserPlus, UsersRound, type LucideIcon } from 'lucide-react';
+import type { ToOptions } from '@tanstack/react-router';
+import { Bell, BellPlus, FolderOpen, Headset, LayoutDashboard, ListTodo, UserPlus, UsersRound, type LucideIcon } from 'lucide-react';
 import { tools } from '../../../domain/tools.ts';
 import { toolIcons } from '../../components/tool-icon.tsx';
 
 export interface NavItem {
   label: string;
-  /**
-   * A plain string path: the route tree is generated from src/routes, and a typed route literal
-   * would tie the shell to the route files' parameter names.
-   */
-  to: string;
+  /** Typed by the route tree: renaming or removing a route breaks the build here instead of the link. */
+  link: ToOptions;
   icon: LucideIcon;
   /** For a path others sit under (`/`, `/staff`), where prefix matching would mark it on their pages too. */
   exact?: boolean;
@@ -20,17 +18,20 @@ export interface NavSection {
 }
 
 /** The General Files section's link, above its Upload Files button. */
-export const myFilesItem: NavItem = { label: 'My Files', to: '/files', icon: FolderOpen };
+export const myFilesItem: NavItem = { label: 'My Files', link: { to: '/files' }, icon: FolderOpen };
+
+/** The drawer's User section (the desktop toolbar has the bell instead). */
+export const notificationsItem: NavItem = { label: 'Notifications', link: { to: '/notifications' }, icon: Bell };
 
 /** Sidebar and drawer share this list, so the two layouts cannot drift apart. */
 export function navSections(isAdmin: boolean, isStaff = false): NavSection[] {
   const sections: NavSection[] = [
-    { title: 'Overview', items: [{ label: 'Dashboard', to: '/', icon: LayoutDashboard, exact: true }] },
+    { title: 'Overview', items: [{ label: 'Dashboard', link: { to: '/' }, icon: LayoutDashboard, exact: true }] },
     {
       title: 'Tools',
-      items: tools.map((tool) => ({ label: tool.header, to: `/tool/${tool.id}`, icon: toolIcons[tool.icon] })),
+      items: tools.map((tool) => ({ label: tool.header, link: { to: '/tool/$toolname', params: { toolname: tool.id } }, icon: toolIcons[tool.icon] })),
     },
-    { title: 'Help', items: [{ label: 'Contact Support', to: '/contact-us', icon: Headset }] },
+    { title: 'Help', items: [{ label: 'Contact Support', link: { to: '/contact-us' }, icon: Headset }] },
   ];
   // Admins are staff too. Only the workspace's people see it; the server refuses everyone else anyway.
   if (isStaff || isAdmin) {
@@ -38,8 +39,8 @@ export function navSections(isAdmin: boolean, isStaff = false): NavSection[] {
       title: 'Staff',
       items: [
         // Exact: the Team page sits under /staff as well and has its own item.
-        { label: 'Queue', to: '/staff', icon: ListTodo, exact: true },
-        ...(isAdmin ? [{ label: 'Team', to: '/staff/team', icon: UsersRound }] : []),
+        { label: 'Queue', link: { to: '/staff' }, icon: ListTodo, exact: true },
+        ...(isAdmin ? [{ label: 'Team', link: { to: '/staff/team' }, icon: UsersRound } satisfies NavItem] : []),
       ],
     });
   }
@@ -47,8 +48,8 @@ export function navSections(isAdmin: boolean, isStaff = false): NavSection[] {
     sections.push({
       title: 'Admin',
       items: [
-        { label: 'Create Notification', to: '/create-notifications', icon: BellPlus },
-        { label: 'Create User', to: '/create-user', icon: UserPlus },
+        { label: 'Create Notification', link: { to: '/create-notifications' }, icon: BellPlus },
+        { label: 'Create User', link: { to: '/create-user' }, icon: UserPlus },
       ],
     });
   }

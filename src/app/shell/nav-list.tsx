@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Box, chakra, Portal, Stack, Text, Tooltip } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import type { LucideIcon } from 'lucide-react';
-import { iconSize } from '../theme.ts';
+import { iconSize } from '../../components/theme-tokens.ts';
 import type { NavItem, NavSection } from './nav-items.ts';
 
 /** Shared look of a navigation row, for links and for the action buttons (Logout, Upload Files). */
@@ -60,7 +60,7 @@ export function NavLink({ item, collapsed, onNavigate }: { item: NavItem; collap
     <RailTooltip label={item.label} collapsed={collapsed}>
       <Box asChild {...navRowStyles} justifyContent={collapsed ? 'center' : 'flex-start'}>
         <Link
-          to={item.to}
+          {...item.link}
           // Search params (the queue's tab and search) do not change which page the item stands for.
           activeOptions={{ exact: item.exact ?? false, includeSearch: false }}
           aria-label={collapsed ? item.label : undefined}
@@ -101,7 +101,7 @@ export function NavSections({
           <NavSectionTitle title={section.title} collapsed={collapsed} />
           <Stack as="ul" gap="1" listStyle="none" m="0" p="0">
             {section.items.map((item) => (
-              <li key={item.to}>
+              <li key={item.label}>
                 <NavLink item={item} collapsed={collapsed} onNavigate={onNavigate} />
               </li>
             ))}

@@ -1,6 +1,6 @@
 import { Box, Button, IconButton } from '@chakra-ui/react';
 import { Upload } from 'lucide-react';
-import { iconSize, sidebarWidthPx } from '../theme.ts';
+import { iconSize, sidebarWidthPx } from '../../components/theme-tokens.ts';
 import { BrandMark } from './brand-mark.tsx';
 import { myFilesItem, navSections } from './nav-items.ts';
 import { NavLink, NavSections, NavSectionTitle, RailTooltip } from './nav-list.tsx';

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Box, HStack, IconButton, Spacer } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { LogOut, Menu, MessagesSquare, RefreshCw } from 'lucide-react';
-import { iconSize } from '../theme.ts';
+import { iconSize } from '../../components/theme-tokens.ts';
 import { BrandMark } from './brand-mark.tsx';
 
 export interface TopBarProps {
@@ -16,9 +16,6 @@ export interface TopBarProps {
   notificationsSlot?: ReactNode;
   statusSlot?: ReactNode;
 }
-
-// Typed as string for the same reason as NavItem.to: the shell does not depend on the route files.
-const contactRequestsPath: string = '/contact-requests';
 
 const toolbarButton = { variant: 'ghost', color: 'portal.nav', borderRadius: 'full', size: 'md' } as const;
 
@@ -59,7 +56,7 @@ export function TopBar({
         </IconButton>
         {notificationsSlot}
         <IconButton {...toolbarButton} aria-label="Contact requests" asChild>
-          <Link to={contactRequestsPath}>
+          <Link to="/contact-requests">
             <MessagesSquare size={iconSize} />
           </Link>
         </IconButton>

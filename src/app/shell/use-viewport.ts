@@ -1,6 +1,6 @@
 import { useLayoutEffect } from 'react';
 import { setViewport } from '../../lib/ui-state.ts';
-import { mobileBreakpointPx } from '../theme.ts';
+import { mobileBreakpointPx } from '../../components/theme-tokens.ts';
 
 /** Spec section 9: "mobile" means a viewport under 768px wide. */
 const mobileQuery = `(max-width: ${mobileBreakpointPx - 0.02}px)`;

@@ -1,13 +1,11 @@
 import { Box, HStack, IconButton, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { Settings } from 'lucide-react';
-import { iconSize } from '../theme.ts';
+import { iconSize } from '../../components/theme-tokens.ts';
 
 export interface UserCardProps {
   displayName: string;
 }
-
-const settingsPath: string = '/settings';
 
 export function UserCard({ displayName }: UserCardProps) {
   return (
@@ -29,7 +27,7 @@ export function UserCard({ displayName }: UserCardProps) {
         </Text>
       </Box>
       <IconButton aria-label="Settings" variant="ghost" color="portal.nav" borderRadius="full" asChild>
-        <Link to={settingsPath}>
+        <Link to="/settings">
           <Settings size={iconSize} />
         </Link>
       </IconButton>

@@ -6,10 +6,12 @@ import { passwordRules } from '../../../domain/passwords.ts';
 import { texts } from '../../../domain/texts.ts';
 import { confirmReset, verifyResetCode } from '../../lib/firebase.ts';
 import { showMessage } from '../../lib/ui-state.ts';
+import { useOnlineAction } from '../../lib/use-online-action.ts';
 import { AuthCard } from './auth-card.tsx';
 import { PasswordInput } from './password-input.tsx';
 
-const iconSize = 18;
+/** The checklist draws smaller marks than the 22px icons, to sit on a line of text. */
+const ruleIconSize = 18;
 const redirectDelayMs = 3000;
 
 type Step = { kind: 'verifying' } | { kind: 'invalid'; error: string } | { kind: 'ready'; email: string } | { kind: 'done' };
@@ -29,7 +31,7 @@ export function InitialPasswordPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { running: busy, run } = useOnlineAction(() => setError(texts.needsConnection));
 
   useEffect(() => {
     let cancelled = false;
@@ -54,21 +56,15 @@ export function InitialPasswordPage() {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!navigator.onLine) {
-      setError(texts.needsConnection);
-      return;
-    }
-    setBusy(true);
     setError(null);
-    try {
-      await confirmReset(oobCode ?? '', password);
+    const outcome = await run(() => confirmReset(oobCode ?? '', password));
+    if (!outcome) return;
+    if (outcome.ok) {
       showMessage(texts.passwordUpdated, 'success');
       setStep({ kind: 'done' });
-    } catch (err) {
+    } else if (!outcome.offline) {
       // The rules checklist does not block the button (spec section 5): the provider's refusal is shown as it is.
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
+      setError(errorText(outcome.error));
     }
   };
 
@@ -109,7 +105,7 @@ export function InitialPasswordPage() {
                 return (
                   <List.Item key={rule.id} color={ok ? 'green.700' : 'red.600'} data-met={ok} alignItems="center">
                     <List.Indicator asChild>
-                      {ok ? <Check size={iconSize} aria-label="met" /> : <X size={iconSize} aria-label="not met" />}
+                      {ok ? <Check size={ruleIconSize} aria-label="met" /> : <X size={ruleIconSize} aria-label="not met" />}
                     </List.Indicator>
                     {rule.label}
                   </List.Item>
@@ -122,7 +118,7 @@ export function InitialPasswordPage() {
             </Field.Root>
             {(password || confirm) && (
               <HStack role="status" gap="2" color={matches ? 'green.700' : 'red.600'}>
-                {matches ? <Check size={iconSize} aria-hidden="true" /> : <X size={iconSize} aria-hidden="true" />}
+                {matches ? <Check size={ruleIconSize} aria-hidden="true" /> : <X size={ruleIconSize} aria-hidden="true" />}
                 <Text>{matches ? texts.passwordsMatch : texts.passwordsDoNotMatch}</Text>
               </HStack>
             )}

@@ -1,43 +1,35 @@
 import { Button, Field, Heading, Input, Link, Stack, Text } from '@chakra-ui/react';
-import { Navigate, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { FirebaseError } from 'firebase/app';
 import { type FormEvent, useState } from 'react';
 import { externalLinks, texts } from '../../../domain/texts.ts';
 import { signIn } from '../../lib/firebase.ts';
-import { useAuth } from '../../lib/session.ts';
+import { useOnlineAction } from '../../lib/use-online-action.ts';
 import { AuthCard } from './auth-card.tsx';
 import { PasswordInput } from './password-input.tsx';
 import { ResetPasswordDialog } from './reset-password-dialog.tsx';
 
-/** /login: outside the shell. A signed-in user is sent to the dashboard. */
+function isNetworkFailure(err: unknown): boolean {
+  return err instanceof FirebaseError && err.code === 'auth/network-request-failed';
+}
+
+/** /login: outside the shell (its route sends a signed-in user to the dashboard). */
 export function LoginPage() {
-  const auth = useAuth();
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [resetOpen, setResetOpen] = useState(false);
-
-  if (auth.isAuthenticated && !busy) return <Navigate to="/" replace />;
+  const { running: busy, run } = useOnlineAction(() => setError(texts.needsConnection));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!navigator.onLine) {
-      setError(texts.needsConnection);
-      return;
-    }
-    setBusy(true);
     setError(null);
-    try {
-      await signIn(email.trim(), password);
-      await navigate({ to: '/' });
-    } catch (err) {
-      // Firebase's own codes are not shown: the spec has one text for every failed sign-in.
-      setError(err instanceof FirebaseError && err.code === 'auth/network-request-failed' ? texts.needsConnection : texts.wrongCredentials);
-    } finally {
-      setBusy(false);
-    }
+    const outcome = await run(() => signIn(email.trim(), password));
+    if (!outcome) return;
+    if (outcome.ok) await navigate({ to: '/' });
+    // Firebase's own codes are not shown: the spec has one text for every failed sign-in.
+    else if (!outcome.offline) setError(isNetworkFailure(outcome.error) ? texts.needsConnection : texts.wrongCredentials);
   };
 
   // Spec: the inline error clears when either field is edited.

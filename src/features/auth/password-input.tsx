@@ -1,9 +1,7 @@
 import { IconButton, Input, InputGroup, type InputProps } from '@chakra-ui/react';
 import { Eye, EyeOff } from 'lucide-react';
 import { useState } from 'react';
-
-// The spec's 22px icons (app/theme.ts holds the same figure; features do not import from app/).
-const iconSize = 22;
+import { iconSize } from '../../components/theme-tokens.ts';
 
 /** A password input with the show/hide toggle of the login screen. */
 export function PasswordInput(props: Omit<InputProps, 'type'>) {

@@ -1,8 +1,9 @@
-import { Button, CloseButton, Dialog, Field, Input, Portal, Stack, Text } from '@chakra-ui/react';
+import { Button, Field, Input, Stack, Text } from '@chakra-ui/react';
 import { useMachine } from '@xstate/react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { texts } from '../../../domain/texts.ts';
+import { Popup } from '../../components/popup.tsx';
 import { sendResetEmail } from '../../lib/firebase.ts';
 import { passwordResetMachine } from './password-reset.machine.ts';
 
@@ -22,6 +23,7 @@ export function ResetPasswordDialog({ open, onClose, initialEmail }: ResetPasswo
   const [state, send] = useMachine(resetMachine);
   const [email, setEmail] = useState(initialEmail);
   const [offline, setOffline] = useState(false);
+  const formId = useId();
 
   useEffect(() => {
     if (open) {
@@ -43,42 +45,35 @@ export function ResetPasswordDialog({ open, onClose, initialEmail }: ResetPasswo
 
   const sending = state.matches('sending');
   return (
-    <Dialog.Root open={open} onOpenChange={(d) => !d.open && onClose()} placement="center">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner px="4">
-          <Dialog.Content boxShadow="none" borderWidth="1px" asChild>
-            <form onSubmit={submit} noValidate={false}>
-              <Dialog.Header>
-                <Dialog.Title textStyle="h1">Reset Your Password</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Stack gap="4">
-                  <Text color="fg.muted">Enter the email address of your account and we will send you a link to set a new password.</Text>
-                  <Field.Root>
-                    <Field.Label>Account email</Field.Label>
-                    <Input type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-                  </Field.Root>
-                  <Text role="status" aria-live="polite" color={state.matches('sent') ? 'green.700' : 'red.600'} minHeight="1lh">
-                    {offline ? texts.needsConnection : state.matches('sent') ? texts.resetEmailSent : state.matches('failed') ? texts.resetEmailFailed : ''}
-                  </Text>
-                </Stack>
-              </Dialog.Body>
-              <Dialog.Footer>
-                <Button type="button" variant="outline" onClick={onClose}>
-                  Close
-                </Button>
-                <Button type="submit" colorPalette="brand" loading={sending} disabled={!email.trim()}>
-                  Send reset email
-                </Button>
-              </Dialog.Footer>
-              <Dialog.CloseTrigger asChild>
-                <CloseButton size="sm" aria-label="Close" />
-              </Dialog.CloseTrigger>
-            </form>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <Popup
+      open={open}
+      onClose={onClose}
+      title="Reset Your Password"
+      size="sm"
+      footer={
+        <>
+          <Button type="button" variant="outline" onClick={onClose}>
+            Close
+          </Button>
+          {/* Outside the form in the dialog's footer, so it names its form. */}
+          <Button type="submit" form={formId} colorPalette="brand" loading={sending} disabled={!email.trim()}>
+            Send reset email
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} onSubmit={submit}>
+        <Stack gap="4">
+          <Text color="fg.muted">Enter the email address of your account and we will send you a link to set a new password.</Text>
+          <Field.Root>
+            <Field.Label>Account email</Field.Label>
+            <Input type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+          </Field.Root>
+          <Text role="status" aria-live="polite" color={state.matches('sent') ? 'green.700' : 'red.600'} minHeight="1lh">
+            {offline ? texts.needsConnection : state.matches('sent') ? texts.resetEmailSent : state.matches('failed') ? texts.resetEmailFailed : ''}
+          </Text>
+        </Stack>
+      </form>
+    </Popup>
   );
 }

@@ -1,7 +1,8 @@
 import { useNavigate } from '@tanstack/react-router';
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback } from 'react';
 import { type ActorRefFrom, createActor, fromPromise } from 'xstate';
 import { texts } from '../../../domain/texts.ts';
+import { createStore } from '../../lib/create-store.ts';
 import { deleteUserDb } from '../../lib/db.ts';
 import { signOut } from '../../lib/firebase.ts';
 import { useReplica } from '../../lib/replica.ts';
@@ -15,22 +16,11 @@ export type SignOutActor = ActorRefFrom<typeof signOutMachine>;
  * The running sign-out, kept outside React: ending the session unmounts the shell that started it,
  * and the remaining steps (/login, loader off, wipe) must still run.
  */
-let running: SignOutActor | null = null;
-const listeners = new Set<() => void>();
-
-function setRunning(actor: SignOutActor | null): void {
-  running = actor;
-  for (const l of listeners) l();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+const store = createStore<{ running: SignOutActor | null }>({ running: null });
 
 /** The sign-out in progress, if any (the confirmation dialog reads it). */
 export function useSignOutActor(): SignOutActor | null {
-  return useSyncExternalStore(subscribe, () => running, () => null);
+  return store.useSelect((s) => s.running);
 }
 
 /** The shell's log-out action: starts the sign-out machine with the app's real side effects. */
@@ -38,7 +28,7 @@ export function useSignOut(): () => void {
   const db = useReplica();
   const navigate = useNavigate();
   return useCallback(() => {
-    if (running) return; // a second click while one is under way
+    if (store.get().running) return; // a second click while one is under way
     const uid = db.uid;
     const actor = createActor(
       signOutMachine.provide({
@@ -66,10 +56,10 @@ export function useSignOut(): () => void {
     actor.subscribe((snapshot) => {
       // Back to idle (cancelled or failed) or finished: this run is over.
       if (snapshot.status === 'done' || snapshot.matches('idle')) {
-        if (running === actor) setRunning(null);
+        if (store.get().running === actor) store.set({ running: null });
         if (snapshot.status !== 'done') actor.stop();
       }
     });
-    setRunning(actor);
+    store.set({ running: actor });
   }, [db, navigate]);
 }

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { promptInstall, useOnline, usePwa } from '../../lib/pwa.ts';
 import { useReplica } from '../../lib/replica.ts';
 import { OutboxList } from './outbox-list.tsx';
+import { iconSize } from '../../components/theme-tokens.ts';
 
 /**
  * The toolbar's status corner: an offline badge, the outbox button (count of unsent and failed
@@ -30,13 +31,13 @@ export function OfflineIndicator() {
       )}
       {canInstall && (
         <IconButton variant="ghost" borderRadius="full" aria-label="Install app" onClick={() => void promptInstall()}>
-          <Download size={22} />
+          <Download size={iconSize} />
         </IconButton>
       )}
       {queued > 0 && (
         <Box position="relative">
           <IconButton variant="ghost" borderRadius="full" aria-label={`Outbox: ${queued} waiting to send`} onClick={() => setOpen(true)}>
-            <Inbox size={22} />
+            <Inbox size={iconSize} />
           </IconButton>
           <Badge
             position="absolute"

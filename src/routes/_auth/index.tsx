@@ -1,18 +1,23 @@
-import { Navigate, createFileRoute } from '@tanstack/react-router';
-import { GatingBanners } from '../../features/profile/gating-banners.tsx';
-import { DashboardPage } from '../../features/requests/dashboard-page.tsx';
-import { useProfile } from '../../lib/replica.ts';
+import { createFileRoute, redirect } from '@tanstack/react-router';
+import { DashboardPage } from '../../features/client/dashboard/dashboard-page.tsx';
+import { RefreshRequestsButton } from '../../features/client/requests/refresh-requests-button.tsx';
+import { RequestsTable } from '../../features/client/requests/requests-table.tsx';
+import { ToolsCarousel } from '../../features/client/tools/tools-carousel.tsx';
 
-export const Route = createFileRoute('/_auth/')({ component: Dashboard });
+export const Route = createFileRoute('/_auth/')({
+  beforeLoad: async ({ context }) => {
+    const profile = await context.profile();
+    // Staff have no case of their own: their home is the workspace queue.
+    if (profile?.isStaff && !profile.isClient) throw redirect({ to: '/staff', replace: true });
+  },
+  component: Dashboard,
+});
 
 function Dashboard() {
-  const profile = useProfile();
-  // Staff have no case of their own: their home is the workspace queue.
-  if (profile?.isStaff && !profile.isClient) return <Navigate to="/staff" replace />;
   return (
-    <>
-      <GatingBanners />
-      <DashboardPage />
-    </>
+    <DashboardPage
+      tools={<ToolsCarousel />}
+      requests={<RequestsTable title="Tools requests" showAmount actions={<RefreshRequestsButton />} />}
+    />
   );
 }

@@ -1,4 +1,10 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { InitialFormPage } from '../../features/profile/initial-form-page.tsx';
+import { createFileRoute, redirect } from '@tanstack/react-router';
+import { InitialFormPage } from '../../features/client/profile/initial-form-page.tsx';
 
-export const Route = createFileRoute('/_auth/initial-form')({ component: InitialFormPage });
+/** The form is filled once: a user who has filled it (on this device or another) goes to the dashboard. */
+export const Route = createFileRoute('/_auth/initial-form')({
+  beforeLoad: async ({ context }) => {
+    if ((await context.profile())?.filledInitialForm) throw redirect({ to: '/', replace: true });
+  },
+  component: InitialFormPage,
+});

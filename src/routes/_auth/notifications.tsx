@@ -1,4 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { NotificationsPage } from '../../features/notifications/notifications-page.tsx';
+import { NotificationsPage } from '../../features/client/notifications/notifications-page.tsx';
 
 export const Route = createFileRoute('/_auth/notifications')({ component: NotificationsPage });

@@ -1,15 +1,20 @@
 import { createFileRoute, notFound } from '@tanstack/react-router';
+import { texts } from '../../../domain/texts.ts';
 import { findTool } from '../../../domain/tools.ts';
-import { ToolPage } from '../../features/requests/tool-page.tsx';
+import { RequestsTable } from '../../features/client/requests/requests-table.tsx';
+import { ToolPage } from '../../features/client/tools/tool-page.tsx';
 
 export const Route = createFileRoute('/_auth/tool/$toolname')({
   beforeLoad: ({ params }) => {
-    if (!findTool(params.toolname)) throw notFound();
+    const tool = findTool(params.toolname);
+    if (!tool) throw notFound();
+    return { tool };
   },
   component: ToolRoute,
 });
 
 function ToolRoute() {
-  const { toolname } = Route.useParams();
-  return <ToolPage toolId={toolname} />;
+  const { tool } = Route.useRouteContext();
+  // Keyed: another tool's page starts closed, with no purchase draft of the previous one.
+  return <ToolPage key={tool.id} tool={tool} requests={<RequestsTable title={tool.header} tool={tool} emptyText={texts.noToolRequests} />} />;
 }

@@ -1,5 +1,5 @@
 import { StaffClient } from '../../../../domain/staff.ts';
-import { diffRecords } from '../../staff/shared/record-diff.ts';
+import { diffRecords } from '../shared/record-diff.ts';
 
 const clientConflictFields = ['isClient', 'isStaff', 'isAdmin'] as const satisfies readonly (keyof StaffClient)[];
 

@@ -3,14 +3,14 @@ import { UserCheck } from 'lucide-react';
 import { useState } from 'react';
 import { ClientFile, StaffClient, type StaffClient as Client } from '../../../../domain/staff.ts';
 import { apiSend } from '../../../lib/api.ts';
-import { BackToQueue } from '../../staff/shared/back-link.tsx';
-import { ConfirmPopup } from '../../staff/shared/confirm-popup.tsx';
-import { VersionConflict } from '../../staff/shared/conflict-alert.tsx';
-import { personName } from '../../staff/shared/format.ts';
-import { QueryView } from '../../staff/shared/query-view.tsx';
-import { useIsAdmin } from '../../staff/shared/staff-gate.tsx';
-import { useVersionedAction } from '../../staff/shared/use-versioned-action.ts';
-import { useStaffQuery } from '../../staff/shared/use-staff-query.ts';
+import { hasRole, useProfile } from '../../../lib/replica.ts';
+import { BackToQueue } from '../shared/back-link.tsx';
+import { ConfirmPopup } from '../../../components/confirm-popup.tsx';
+import { VersionConflict } from '../shared/conflict-alert.tsx';
+import { personName } from '../shared/format.ts';
+import { QueryView } from '../shared/query-view.tsx';
+import { useVersionedAction } from '../shared/use-versioned-action.ts';
+import { useStaffQuery } from '../shared/use-staff-query.ts';
 import { ClientSections } from './client-sections.tsx';
 import { clientConflictChanges, parseClient } from './client-conflict.ts';
 import { InitialFormCard, ProfileCard } from './profile-cards.tsx';
@@ -36,7 +36,8 @@ function isLead(client: Client): boolean {
 
 function ClientFileView({ file, refreshing, reload }: { file: ClientFile; refreshing: boolean; reload(): void }) {
   const { client } = file;
-  const isAdmin = useIsAdmin();
+  // A few staff controls (roles) are the admins' only; the server checks the role too.
+  const isAdmin = hasRole(useProfile(), 'admin');
   const action = useVersionedAction({ record: client, parseCurrent: parseClient, reload });
   const [confirming, setConfirming] = useState(false);
   const path = encodeURIComponent(client.uid);

@@ -4,12 +4,12 @@ import type { ClientFile } from '../../../../domain/staff.ts';
 import { toolByBackendName } from '../../../../domain/tools.ts';
 import { RequestStatusBadge } from '../../../components/request-status-badge.tsx';
 import { ToolIcon } from '../../../components/tool-icon.tsx';
-import { FileList } from '../../staff/shared/file-list.tsx';
-import { HistoryList } from '../../staff/shared/history-list.tsx';
-import { RequestLink } from '../../staff/shared/links.tsx';
-import { PaymentsTable } from '../../staff/shared/payments-table.tsx';
-import { RefundsList } from '../../staff/shared/refunds-list.tsx';
-import { EmptyText, SectionCard } from '../../staff/shared/section-card.tsx';
+import { FileList } from '../shared/file-list.tsx';
+import { HistoryList } from '../shared/history-list.tsx';
+import { RequestLink } from '../shared/links.tsx';
+import { PaymentsTable } from '../shared/payments-table.tsx';
+import { RefundsList } from '../shared/refunds-list.tsx';
+import { EmptyText, SectionCard } from '../shared/section-card.tsx';
 
 function toolName(type: string): string {
   return toolByBackendName(type)?.header ?? type;

@@ -2,9 +2,9 @@ import { Code } from '@chakra-ui/react';
 import { fraudTypeLabel } from '../../../../domain/enums.ts';
 import { formatDate, formatMoney } from '../../../../domain/format.ts';
 import type { StaffClient } from '../../../../domain/staff.ts';
-import { Facts } from '../../staff/shared/facts.tsx';
-import { yesNo } from '../../staff/shared/format.ts';
-import { EmptyText, SectionCard } from '../../staff/shared/section-card.tsx';
+import { Facts } from '../shared/facts.tsx';
+import { yesNo } from '../shared/format.ts';
+import { EmptyText, SectionCard } from '../shared/section-card.tsx';
 
 export function ProfileCard({ client }: { client: StaffClient }) {
   return (

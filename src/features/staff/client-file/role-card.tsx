@@ -3,10 +3,10 @@ import { ShieldCheck, ShieldOff } from 'lucide-react';
 import { useState } from 'react';
 import { StaffClient } from '../../../../domain/staff.ts';
 import { apiSend } from '../../../lib/api.ts';
-import { ConfirmPopup } from '../../staff/shared/confirm-popup.tsx';
-import { personName } from '../../staff/shared/format.ts';
-import { SectionCard } from '../../staff/shared/section-card.tsx';
-import type { VersionedAction } from '../../staff/shared/use-versioned-action.ts';
+import { ConfirmPopup } from '../../../components/confirm-popup.tsx';
+import { personName } from '../shared/format.ts';
+import { SectionCard } from '../shared/section-card.tsx';
+import type { VersionedAction } from '../shared/use-versioned-action.ts';
 
 /** Admins only: give or take away the support staff role (the server checks the admin role too). */
 export function RoleCard({ client, action }: { client: StaffClient; action: VersionedAction<StaffClient> }) {

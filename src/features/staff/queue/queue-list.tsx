@@ -6,7 +6,7 @@ import { toolByBackendName } from '../../../../domain/tools.ts';
 import { RequestStatusBadge } from '../../../components/request-status-badge.tsx';
 import { ToolIcon } from '../../../components/tool-icon.tsx';
 import { useIsMobile } from '../../../lib/ui-state.ts';
-import { ClientLink } from '../../staff/shared/links.tsx';
+import { ClientLink } from '../shared/links.tsx';
 
 type Lead = Extract<QueueItem, { kind: 'lead' }>;
 type QueueRequest = Extract<QueueItem, { kind: 'request' }>;

@@ -2,7 +2,7 @@ import { Badge, Button, Card, Center, HStack, Heading, IconButton, Stack, Tabs, 
 import { RefreshCw } from 'lucide-react';
 import { texts } from '../../../../domain/texts.ts';
 import { type QueueItem, type QueueTab, queueTabLabel, queueTabs } from '../../../../domain/staff.ts';
-import { LoadError, LoadingSkeleton } from '../../staff/shared/query-view.tsx';
+import { LoadError, LoadingSkeleton } from '../shared/query-view.tsx';
 import { LeadsList, RequestsList } from './queue-list.tsx';
 import { QueueSearch } from './queue-search.tsx';
 import { useQueue } from './use-queue.ts';

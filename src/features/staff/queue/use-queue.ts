@@ -3,7 +3,7 @@ import { QueuePage, type QueueItem, type QueueTab } from '../../../../domain/sta
 import { apiGet } from '../../../lib/api.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
 import { failureText, useOnlineAction } from '../../../lib/use-online-action.ts';
-import { useStaffQuery } from '../../staff/shared/use-staff-query.ts';
+import { useStaffQuery } from '../shared/use-staff-query.ts';
 
 export function queueItemKey(item: QueueItem): string {
   return item.kind === 'lead' ? `lead:${item.uid}` : `request:${item.id}`;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { StaffRequest } from '../../../../domain/staff.ts';
-import type { Attempt, FieldError } from '../../staff/shared/use-versioned-action.ts';
+import type { Attempt, FieldError } from '../shared/use-versioned-action.ts';
 
 /** What every action form of the request page gets. */
 export interface ActionFormProps {

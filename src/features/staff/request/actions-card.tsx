@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { type StaffAction, actionLabels, blockedReason } from '../../../../domain/lifecycle.ts';
 import { statusLabel } from '../../../../domain/enums.ts';
 import type { StaffRequest } from '../../../../domain/staff.ts';
-import { SectionCard } from '../../staff/shared/section-card.tsx';
+import { SectionCard } from '../shared/section-card.tsx';
 import type { ActionFormProps } from './action-props.ts';
 import { ConfirmAction } from './confirm-action.tsx';
 import { FinalFileForm } from './final-file-form.tsx';

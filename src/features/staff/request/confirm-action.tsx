@@ -1,7 +1,7 @@
 import { Button, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { type StaffAction, actionLabels } from '../../../../domain/lifecycle.ts';
-import { ConfirmPopup } from '../../staff/shared/confirm-popup.tsx';
+import { ConfirmPopup } from '../../../components/confirm-popup.tsx';
 import { type ActionFormProps, useFormSend } from './action-props.ts';
 import { sendContractSigned, sendTransition } from './request-api.ts';
 

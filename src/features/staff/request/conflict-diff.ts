@@ -1,5 +1,5 @@
 import type { StaffRequest } from '../../../../domain/staff.ts';
-import { diffRecords } from '../../staff/shared/record-diff.ts';
+import { diffRecords } from '../shared/record-diff.ts';
 
 /** The request fields whose change can make an action wrong: the status, the money, the contract, the delivery. */
 export const requestConflictFields = ['status', 'totalAmount', 'paid', 'leftToPay', 'contractSigned', 'finalFileId', 'rejectionReason'] as const satisfies readonly (keyof StaffRequest)[];

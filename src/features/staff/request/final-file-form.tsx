@@ -1,7 +1,7 @@
 import { Button, Field, Input, Stack, Text } from '@chakra-ui/react';
 import { type FormEvent, useRef, useState } from 'react';
 import { actionLabels } from '../../../../domain/lifecycle.ts';
-import { formatSize } from '../../staff/shared/format.ts';
+import { formatSize } from '../shared/format.ts';
 import { type ActionFormProps, useFormSend } from './action-props.ts';
 import { sendFinalFile } from './request-api.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { todayIso } from '../../staff/shared/format.ts';
+import { todayIso } from '../shared/format.ts';
 import { parseMoney } from './parse-money.ts';
 import { validatePayment } from './payment-form.tsx';
 

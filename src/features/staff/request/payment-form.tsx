@@ -3,7 +3,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { formatMoney } from '../../../../domain/format.ts';
 import { actionLabels } from '../../../../domain/lifecycle.ts';
 import { type PaymentMethod, paymentMethodLabel, paymentMethods } from '../../../../domain/staff.ts';
-import { todayIso } from '../../staff/shared/format.ts';
+import { todayIso } from '../shared/format.ts';
 import { type ActionFormProps, useFormSend } from './action-props.ts';
 import { parseMoney } from './parse-money.ts';
 import { type PaymentFields, sendPayment } from './request-api.ts';

@@ -1,7 +1,7 @@
 import { Button, Field, Stack, Text, Textarea } from '@chakra-ui/react';
 import { type FormEvent, useState } from 'react';
 import { actionLabels } from '../../../../domain/lifecycle.ts';
-import { ConfirmPopup } from '../../staff/shared/confirm-popup.tsx';
+import { ConfirmPopup } from '../../../components/confirm-popup.tsx';
 import { type ActionFormProps, useFormSend } from './action-props.ts';
 import { sendTransition } from './request-api.ts';
 

@@ -1,10 +1,10 @@
 import { Box, Grid, Stack } from '@chakra-ui/react';
 import { RequestFile, StaffRequest } from '../../../../domain/staff.ts';
-import { BackToQueue } from '../../staff/shared/back-link.tsx';
-import { VersionConflict } from '../../staff/shared/conflict-alert.tsx';
-import { QueryView } from '../../staff/shared/query-view.tsx';
-import { useStaffQuery } from '../../staff/shared/use-staff-query.ts';
-import { useVersionedAction } from '../../staff/shared/use-versioned-action.ts';
+import { BackToQueue } from '../shared/back-link.tsx';
+import { VersionConflict } from '../shared/conflict-alert.tsx';
+import { QueryView } from '../shared/query-view.tsx';
+import { useStaffQuery } from '../shared/use-staff-query.ts';
+import { useVersionedAction } from '../shared/use-versioned-action.ts';
 import { ActionsCard } from './actions-card.tsx';
 import { requestConflictChanges } from './conflict-diff.ts';
 import { RequestSections } from './request-sections.tsx';

@@ -2,12 +2,12 @@ import { Badge, Stack } from '@chakra-ui/react';
 import { capitalise, formatDate } from '../../../../domain/format.ts';
 import type { RequestFile } from '../../../../domain/staff.ts';
 import { toolByBackendName, visibleDetails } from '../../../../domain/tools.ts';
-import { Facts } from '../../staff/shared/facts.tsx';
-import { FileList } from '../../staff/shared/file-list.tsx';
-import { HistoryList } from '../../staff/shared/history-list.tsx';
-import { PaymentsTable } from '../../staff/shared/payments-table.tsx';
-import { RefundsList } from '../../staff/shared/refunds-list.tsx';
-import { EmptyText, SectionCard } from '../../staff/shared/section-card.tsx';
+import { Facts } from '../shared/facts.tsx';
+import { FileList } from '../shared/file-list.tsx';
+import { HistoryList } from '../shared/history-list.tsx';
+import { PaymentsTable } from '../shared/payments-table.tsx';
+import { RefundsList } from '../shared/refunds-list.tsx';
+import { EmptyText, SectionCard } from '../shared/section-card.tsx';
 
 /** Dates travel as timestamps and select values in lower case; they are shown as the client's form showed them. */
 function displayValue(type: string | undefined, value: unknown): string {

@@ -4,8 +4,8 @@ import type { RequestFile } from '../../../../domain/staff.ts';
 import { toolByBackendName } from '../../../../domain/tools.ts';
 import { RequestStatusBadge } from '../../../components/request-status-badge.tsx';
 import { ToolIcon } from '../../../components/tool-icon.tsx';
-import { yesNo } from '../../staff/shared/format.ts';
-import { ClientLink } from '../../staff/shared/links.tsx';
+import { yesNo } from '../shared/format.ts';
+import { ClientLink } from '../shared/links.tsx';
 
 function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (

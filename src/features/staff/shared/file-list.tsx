@@ -1,8 +1,7 @@
-import { Box, Button, Code, HStack, Stack, Text } from '@chakra-ui/react';
-import { Download } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { Box, Code, HStack, Stack, Text } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
 import { formatDate } from '../../../../domain/format.ts';
-import { downloadStaffFile } from './download.ts';
+import { DownloadButton } from '../../../components/download-button.tsx';
 import { formatSize } from './format.ts';
 import { EmptyText } from './section-card.tsx';
 
@@ -32,7 +31,6 @@ export function FileList<F extends ListedFile>({ files, emptyText, label, extra 
 }
 
 function FileRow({ file, extra }: { file: ListedFile; extra: ReactNode }) {
-  const [busy, setBusy] = useState(false);
   return (
     <HStack justify="space-between" align="start" gap="3">
       <Stack gap="1" minWidth="0">
@@ -52,23 +50,7 @@ function FileRow({ file, extra }: { file: ListedFile; extra: ReactNode }) {
           </Code>
         </Text>
       </Stack>
-      <Button
-        size="sm"
-        variant="outline"
-        colorPalette="brand"
-        flexShrink={0}
-        loading={busy}
-        aria-label={`Download ${file.name}`}
-        onClick={() => {
-          setBusy(true);
-          void downloadStaffFile(file).finally(() => setBusy(false));
-        }}
-      >
-        <Download size={18} aria-hidden="true" />
-        <Box as="span" display={{ base: 'none', sm: 'inline' }}>
-          Download
-        </Box>
-      </Button>
+      <DownloadButton name={file.name} path={`/staff/files/${encodeURIComponent(file.id)}`} />
     </HStack>
   );
 }

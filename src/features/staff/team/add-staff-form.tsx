@@ -5,7 +5,7 @@ import { StaffClient, TeamMember } from '../../../../domain/staff.ts';
 import { apiGet, apiSend } from '../../../lib/api.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
 import { useOnlineAction } from '../../../lib/use-online-action.ts';
-import { readRefusal } from '../../staff/shared/api-refusal.ts';
+import { readRefusal } from '../shared/api-refusal.ts';
 
 const Email = z.email('Enter a valid email address');
 

@@ -5,40 +5,25 @@ import { StaffClient, TeamMember } from '../../../../domain/staff.ts';
 import { apiSend } from '../../../lib/api.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
 import { useOnlineAction } from '../../../lib/use-online-action.ts';
-import { readRefusal } from '../../staff/shared/api-refusal.ts';
-import { ConfirmPopup } from '../../staff/shared/confirm-popup.tsx';
-import { ClientLink } from '../../staff/shared/links.tsx';
-import { QueryView } from '../../staff/shared/query-view.tsx';
-import { EmptyText, SectionCard } from '../../staff/shared/section-card.tsx';
-import { RoleGate } from '../../staff/shared/staff-gate.tsx';
-import { useStaffQuery } from '../../staff/shared/use-staff-query.ts';
+import { readRefusal } from '../shared/api-refusal.ts';
+import { ConfirmPopup } from '../../../components/confirm-popup.tsx';
+import { ClientLink } from '../shared/links.tsx';
+import { QueryView } from '../shared/query-view.tsx';
+import { EmptyText, SectionCard } from '../shared/section-card.tsx';
+import { AdminHeading } from '../shared/admin-heading.tsx';
+import { useStaffQuery } from '../shared/use-staff-query.ts';
 import { AddStaffForm } from './add-staff-form.tsx';
 
 const Team = z.array(TeamMember);
 
-/** Admins only: who has access to the staff workspace, and giving or taking that access. */
+/** Admins only (the route's guard): who has access to the staff workspace, and giving or taking that access. */
 export function TeamPage() {
-  return (
-    <RoleGate role="admin">
-      <TeamView />
-    </RoleGate>
-  );
-}
-
-function TeamView() {
   const query = useStaffQuery('/staff/team', Team);
   return (
     <Stack gap="6">
       <Card.Root variant="elevated" bg="portal.white">
         <Card.Header>
-          <HStack gap="3">
-            <Heading as="h1" textStyle="h1">
-              Team
-            </Heading>
-            <Badge colorPalette="brand" variant="solid">
-              ADMIN
-            </Badge>
-          </HStack>
+          <AdminHeading title="Team" />
         </Card.Header>
         <Card.Body>
           <Stack gap="2">

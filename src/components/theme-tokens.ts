@@ -1,0 +1,29 @@
+/**
+ * The spec's sizes and colours as plain values (spec section 9). They live with the shared UI rather than
+ * in app/theme.ts so that features and shared components read the same figures the theme is built from.
+ */
+
+/** lucide-react draws at 24px unless told otherwise, so every icon is given this size. */
+export const iconSize = 22;
+
+/** The shell switches to the drawer layout under this width. */
+export const mobileBreakpointPx = 768;
+
+/** The drawer and the desktop sidebar are both this wide. */
+export const sidebarWidthPx = 240;
+
+/**
+ * The named palette, as raw values for the rare places that cannot take a token (the SVG logo, canvas
+ * charts). Everything else uses the `portal.*` colour tokens that app/theme.ts makes of it.
+ */
+export const palette = {
+  text: '#2A3547',
+  green: '#13DEB9',
+  white: '#FFFFFF',
+  background: '#F6F9FC',
+  backgroundAlt: '#F2F6FA',
+  blue: '#5D87FF',
+  border: '#e5eaef',
+  nav: '#5A6A85',
+  muted: '#7C8FAC',
+} as const;

@@ -1,0 +1,117 @@
+import { Button, Field, Input, NativeSelect, Stack } from '@chakra-ui/react';
+import { useNavigate } from '@tanstack/react-router';
+import dayjs from 'dayjs';
+import { type FormEvent, useState } from 'react';
+import { fraudTypeLabel, fraudTypes } from '../../../../domain/enums.ts';
+import { InitialFormFields } from '../../../../domain/schemas.ts';
+import { texts } from '../../../../domain/texts.ts';
+import { PageCard } from '../../../components/page-card.tsx';
+import { queueInitialForm } from '../../../lib/commands.ts';
+import { displayName, useProfile, useReplica } from '../../../lib/replica.ts';
+import { useQueuedCommand } from '../../../lib/use-queued-command.ts';
+
+type FieldKey = 'moneyLost' | 'lastFundsTransfer' | 'fraudType' | 'fraudUrl';
+type Errors = Partial<Record<FieldKey, string>>;
+
+const labels: Record<FieldKey, string> = {
+  moneyLost: 'Money lost',
+  lastFundsTransfer: 'Date and time of last transfer',
+  fraudType: 'Fraud type',
+  fraudUrl: 'Fraud URL',
+};
+
+/** The form values as the schema wants them: money as a number, the date as a timestamp (spec section 5). */
+export function toInitialForm(values: Record<FieldKey, string>, name: string): unknown {
+  const date = values.lastFundsTransfer ? dayjs(values.lastFundsTransfer) : null;
+  return {
+    moneyLost: values.moneyLost.trim() === '' ? undefined : Number(values.moneyLost),
+    lastFundsTransfer: date?.isValid() ? date.valueOf() : undefined,
+    fraudType: values.fraudType || undefined,
+    fraudUrl: values.fraudUrl,
+    name,
+  };
+}
+
+/** The schema's messages name the payload keys; the user sees the field labels instead. */
+export function fieldErrors(value: unknown): Errors {
+  const result = InitialFormFields.safeParse(value);
+  if (result.success) return {};
+  const errors: Errors = {};
+  for (const issue of result.error.issues) {
+    const key = issue.path[0] as FieldKey;
+    if (!(key in labels) || errors[key]) continue;
+    if (key === 'fraudType') errors[key] = `${labels.fraudType} is required`;
+    else if (key === 'moneyLost' && issue.code === 'invalid_type') errors[key] = `${labels.moneyLost} must be a number`;
+    else errors[key] = issue.message.replace(key, labels[key]);
+  }
+  return errors;
+}
+
+/**
+ * /initial-form: the one-time form (its route sends a user who filled it to /). It goes through the outbox,
+ * so it is accepted offline too.
+ */
+export function InitialFormPage() {
+  const db = useReplica();
+  const profile = useProfile();
+  const navigate = useNavigate();
+  const [values, setValues] = useState<Record<FieldKey, string>>({ moneyLost: '', lastFundsTransfer: '', fraudType: '', fraudUrl: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const { queuing, queue } = useQueuedCommand();
+
+  const set = (key: FieldKey) => (value: string) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const payload = toInitialForm(values, displayName(profile));
+    const found = fieldErrors(payload);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    const write = () => queueInitialForm(db, db.uid, InitialFormFields.parse(payload));
+    if (await queue(write, { sent: texts.initialFormFilled, failed: texts.initialFormFailed })) await navigate({ to: '/' });
+  };
+
+  return (
+    <PageCard title="Initial form" intro="Tell us about the fraud so that we can start working on your case." maxWidth="720px">
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        <Stack gap="4">
+          <Field.Root invalid={!!errors.moneyLost}>
+            <Field.Label>{labels.moneyLost}</Field.Label>
+            <Input type="number" inputMode="decimal" min={0} step="any" value={values.moneyLost} onChange={(e) => set('moneyLost')(e.target.value)} />
+            <Field.ErrorText>{errors.moneyLost}</Field.ErrorText>
+          </Field.Root>
+          <Field.Root invalid={!!errors.lastFundsTransfer} required>
+            <Field.Label>{labels.lastFundsTransfer}</Field.Label>
+            <Input type="datetime-local" value={values.lastFundsTransfer} onChange={(e) => set('lastFundsTransfer')(e.target.value)} />
+            <Field.ErrorText>{errors.lastFundsTransfer}</Field.ErrorText>
+          </Field.Root>
+          <Field.Root invalid={!!errors.fraudType} required>
+            <Field.Label>{labels.fraudType}</Field.Label>
+            <NativeSelect.Root>
+              <NativeSelect.Field placeholder="Select the fraud type" value={values.fraudType} onChange={(e) => set('fraudType')(e.target.value)}>
+                {fraudTypes.map((t) => (
+                  <option key={t} value={t}>
+                    {fraudTypeLabel[t]}
+                  </option>
+                ))}
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+            <Field.ErrorText>{errors.fraudType}</Field.ErrorText>
+          </Field.Root>
+          <Field.Root invalid={!!errors.fraudUrl} required>
+            <Field.Label>{labels.fraudUrl}</Field.Label>
+            <Input type="text" inputMode="url" autoComplete="off" value={values.fraudUrl} onChange={(e) => set('fraudUrl')(e.target.value)} />
+            <Field.ErrorText>{errors.fraudUrl}</Field.ErrorText>
+          </Field.Root>
+          <Button type="submit" colorPalette="brand" loading={queuing} alignSelf="flex-start">
+            Submit
+          </Button>
+        </Stack>
+      </form>
+    </PageCard>
+  );
+}

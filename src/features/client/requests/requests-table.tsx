@@ -1,0 +1,140 @@
+import { Badge, Box, Button, Card, HStack, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
+import { type ReactNode, useState } from 'react';
+import { formatDate, formatMoney } from '../../../../domain/format.ts';
+import { texts } from '../../../../domain/texts.ts';
+import type { ToolDefinition } from '../../../../domain/tools.ts';
+import { RequestStatusBadge } from '../../../components/request-status-badge.tsx';
+import { ToolIcon } from '../../../components/tool-icon.tsx';
+import type { LocalRequest } from '../../../lib/db.ts';
+import { useIsMobile } from '../../../lib/ui-state.ts';
+import { LiveDetailsDialog } from './live-details-dialog.tsx';
+import { RefundDialog } from './refund-dialog.tsx';
+import { RequestDetailsDialog } from './request-details-dialog.tsx';
+import { type RowAction, RowActionsMenu } from './row-actions-menu.tsx';
+import { PAGE_SIZE, toolOf, useRequestPage } from './use-requests.ts';
+
+export interface RequestsTableProps {
+  title: string;
+  /** Narrows the table to one tool's requests. */
+  tool?: ToolDefinition;
+  emptyText?: string;
+  showAmount?: boolean;
+  /** Extra controls beside the title (the dashboard's refresh button). */
+  actions?: ReactNode;
+}
+
+/** A requests table: tool, order date (hidden on phones), status, optional amount, actions. */
+export function RequestsTable({ title, tool: only, emptyText = texts.nothingFound, showAmount = false, actions }: RequestsTableProps) {
+  const isMobile = useIsMobile();
+  const [page, setPage] = useState(0);
+  const data = useRequestPage(only, page);
+  const requests = data?.rows;
+  const [open, setOpen] = useState<{ action: RowAction; request: LocalRequest } | null>(null);
+  const close = () => setOpen(null);
+  const pick = (action: RowAction) => (open?.action === action ? open.request : null);
+
+  return (
+    <Card.Root variant="outline" bg="portal.white" minWidth="0">
+      <Card.Header px={{ base: '3', md: '6' }}>
+        <HStack justify="space-between" gap="3">
+          <Text as="h2" fontSize="1.125rem" fontWeight="semibold">
+            {title}
+          </Text>
+          {actions}
+        </HStack>
+      </Card.Header>
+      <Card.Body pt="3" px={{ base: '3', md: '6' }} minWidth="0">
+        {requests === undefined ? (
+          <Stack gap="2">
+            <Skeleton height="10" />
+            <Skeleton height="10" />
+          </Stack>
+        ) : requests.length === 0 ? (
+          <Text color="fg.muted" py="4">
+            {emptyText}
+          </Text>
+        ) : (
+          <Table.ScrollArea maxWidth="100%" whiteSpace="normal">
+            <Table.Root size={isMobile ? 'sm' : 'md'} aria-label={title} interactive>
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeader>Tool</Table.ColumnHeader>
+                  {!isMobile && <Table.ColumnHeader>Order Date</Table.ColumnHeader>}
+                  <Table.ColumnHeader>Status</Table.ColumnHeader>
+                  {showAmount && !isMobile && <Table.ColumnHeader textAlign="end">Amount</Table.ColumnHeader>}
+                  <Table.ColumnHeader textAlign="end" width="1%">
+                    <Box as="span" srOnly>
+                      Actions
+                    </Box>
+                  </Table.ColumnHeader>
+                </Table.Row>
+              </Table.Header>
+              <Table.Body>
+                {requests.map((request) => {
+                  const tool = toolOf(request);
+                  return (
+                    <Table.Row key={request.id} data-request-id={request.id} data-status={request.status}>
+                      <Table.Cell>
+                        <HStack gap="2" color="portal.text">
+                          {tool && (
+                            <Box color="brand.fg" flexShrink={0}>
+                              <ToolIcon icon={tool.icon} />
+                            </Box>
+                          )}
+                          <Text fontWeight="medium" lineHeight="short">
+                            {tool?.header ?? request.productRequestType}
+                          </Text>
+                        </HStack>
+                      </Table.Cell>
+                      {!isMobile && <Table.Cell whiteSpace="nowrap">{formatDate(request.Created_Time)}</Table.Cell>}
+                      <Table.Cell>
+                        <HStack gap="2" wrap="wrap">
+                          <RequestStatusBadge status={request.status} />
+                          {request.pending && (
+                            <Badge colorPalette="yellow" variant="outline">
+                              {texts.waitingToSend}
+                            </Badge>
+                          )}
+                        </HStack>
+                      </Table.Cell>
+                      {showAmount && !isMobile && <Table.Cell textAlign="end">{formatMoney(request.totalAmount)}</Table.Cell>}
+                      <Table.Cell textAlign="end">
+                        <RowActionsMenu request={request} onAction={(action) => setOpen({ action, request })} />
+                      </Table.Cell>
+                    </Table.Row>
+                  );
+                })}
+              </Table.Body>
+            </Table.Root>
+          </Table.ScrollArea>
+        )}
+        {data && data.total > PAGE_SIZE && <Pager page={page} total={data.total} onPage={setPage} />}
+      </Card.Body>
+      <RequestDetailsDialog request={pick('details')} onClose={close} />
+      <RefundDialog request={pick('refund')} onClose={close} />
+      <LiveDetailsDialog request={pick('live')} onClose={close} />
+    </Card.Root>
+  );
+}
+
+/** Previous / next through pages of PAGE_SIZE rows, with the range shown. */
+function Pager({ page, total, onPage }: { page: number; total: number; onPage(page: number): void }) {
+  const last = Math.ceil(total / PAGE_SIZE) - 1;
+  const from = page * PAGE_SIZE + 1;
+  const to = Math.min(total, (page + 1) * PAGE_SIZE);
+  return (
+    <HStack justify="space-between" pt="3" gap="3" as="nav" aria-label="Pages">
+      <Text color="fg.muted" fontSize="sm">
+        {from}–{to} of {total.toLocaleString('en-US')}
+      </Text>
+      <HStack gap="2">
+        <Button size="sm" variant="outline" disabled={page === 0} onClick={() => onPage(page - 1)}>
+          Previous
+        </Button>
+        <Button size="sm" variant="outline" disabled={page >= last} onClick={() => onPage(page + 1)}>
+          Next
+        </Button>
+      </HStack>
+    </HStack>
+  );
+}

@@ -1,0 +1,41 @@
+import dayjs from 'dayjs';
+import { toolSubmissionSchema } from '../../../../domain/tool-schemas.ts';
+import type { ToolDefinition } from '../../../../domain/tools.ts';
+import type { PurchaseValues } from '../../../lib/commands.ts';
+import type { PurchaseDraft } from './purchase.machine.ts';
+
+const REQUIRED: ReadonlySet<string> = new Set(['text', 'number', 'select', 'bigtext']);
+
+/** The form's strings as the API wants them: numbers as numbers, dates as timestamps (ms). */
+export function toSubmission(tool: ToolDefinition, values: Record<string, string>): PurchaseValues {
+  const out: PurchaseValues = {};
+  for (const field of tool.formFields) {
+    const raw = values[field.backendHeader]?.trim() ?? '';
+    if (field.type === 'file' || raw === '') continue;
+    if (field.type === 'number') out[field.backendHeader] = Number(raw);
+    else if (field.type === 'date') out[field.backendHeader] = dayjs(raw).valueOf();
+    else out[field.backendHeader] = raw;
+  }
+  return out;
+}
+
+/**
+ * Field errors of a draft, keyed by backendHeader; empty when it can be sent. The required check
+ * gives the friendly text; the catalogue's schema (the one the server applies) catches the rest.
+ */
+export function validateDraft(tool: ToolDefinition, draft: PurchaseDraft): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const field of tool.formFields) {
+    if (REQUIRED.has(field.type) && (draft.values[field.backendHeader]?.trim() ?? '') === '') {
+      errors[field.backendHeader] = `${field.header} is required`;
+    }
+  }
+  const parsed = toolSubmissionSchema(tool, 'json').safeParse(toSubmission(tool, draft.values));
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? '');
+      if (key && !errors[key]) errors[key] = issue.message;
+    }
+  }
+  return errors;
+}

@@ -1,0 +1,29 @@
+import { createRouter } from '@tanstack/react-router';
+import { NotFoundPage } from './app/not-found-page.tsx';
+import { signedInProfile } from './lib/data-services.ts';
+import { getAuthState } from './lib/session.ts';
+import { routeTree } from './route-tree.gen.ts';
+
+/**
+ * The router sits beside the generated route tree rather than in app/: the routes import the shell from
+ * app/, so app/ importing the tree back would make the two folders depend on each other.
+ */
+export const router = createRouter({
+  routeTree,
+  // main.tsx passes the live auth state on every render; this is the state before the first one.
+  context: { auth: getAuthState(), profile: signedInProfile },
+  defaultNotFoundComponent: NotFoundPage,
+  defaultPreload: 'intent',
+  scrollRestoration: true,
+});
+
+declare module '@tanstack/react-router' {
+  /** Types every Link, navigate and redirect by the route tree, so renaming a route breaks the build. */
+  interface Register {
+    router: typeof router;
+  }
+  /** The spec passes the tool as navigation state as well as in the path (the carousel's Learn more). */
+  interface HistoryState {
+    toolId?: string;
+  }
+}

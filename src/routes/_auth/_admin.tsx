@@ -1,0 +1,14 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { AccessRefused, AccessRefusedPanel } from '../../components/access-refused.tsx';
+import { hasRole } from '../../lib/replica.ts';
+
+/**
+ * Pathless guard of the administrators' pages (Create Notification, Create User, Team). A non-admin is told
+ * so on the page they opened; the server refuses their calls with 403 too.
+ */
+export const Route = createFileRoute('/_auth/_admin')({
+  beforeLoad: async ({ context }) => {
+    if (!hasRole(await context.profile(), 'admin')) throw new AccessRefused('This page is for administrators only.');
+  },
+  errorComponent: AccessRefusedPanel,
+});
