@@ -1,5 +1,6 @@
-// `node bench/lighthouse.ts [path]`: a Lighthouse run (the lighthouse npm package with the system
-// Chromium) on the built app served by the `npm start` stack, printing the performance, accessibility
+// `node bench/lighthouse.ts [path]`: a Lighthouse run (the lighthouse npm package with the e2e tests'
+// Chromium: CHROMIUM_PATH, the system's or the npm-shipped one, see tests/support/chromium.ts) on the
+// built app served by the `npm start` stack, printing the performance, accessibility
 // and best-practices scores and the PWA-relevant results for /login (or the given path).
 // Lighthouse 12+ dropped its PWA category, so the PWA lines come from the audits that remain
 // (viewport, apple touch icon…) plus the manifest and service worker as the browser itself sees them.
@@ -9,15 +10,16 @@ import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { ROOT } from '../scripts/emulator.ts';
 import { startStackProcess } from '../scripts/stack-process.ts';
+import { resolveChromium } from '../tests/support/chromium.ts';
 
 const path = process.argv[2] ?? '/login';
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const CHROMIUM = await resolveChromium();
+const FLAGS = ['--headless=new', ...CHROMIUM.args];
 
 const stack = await startStackProcess({ port: 8491, authPort: 9491, logPath: join(ROOT, 'tests', 'output', 'lighthouse-stack.log'), label: 'lighthouse' });
 try {
   const url = `${stack.baseUrl}${path}`;
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM.executablePath, chromeFlags: FLAGS, envVars: CHROMIUM.env ?? process.env });
   try {
     const result = await lighthouse(url, {
       port: chrome.port,
@@ -54,7 +56,7 @@ try {
 
 /** What Chromium itself reports: the manifest it parsed and whether a service worker controls the page. */
 async function printBrowserPwaChecks(url: string): Promise<void> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS.filter((f) => !f.startsWith('--headless')) });
+  const browser = await chromium.launch({ executablePath: CHROMIUM.executablePath, args: CHROMIUM.args, env: CHROMIUM.env });
   try {
     const page = await browser.newPage();
     await page.goto(url);

@@ -10,14 +10,16 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { ROOT } from '../scripts/emulator.ts';
 import { startStackProcess } from '../scripts/stack-process.ts';
+import { resolveChromium } from '../tests/support/chromium.ts';
 import { addContactCommands, countRows, readIdToken } from '../tests/support/replica-probe.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10_000);
 const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 1000);
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+// The e2e tests' Chromium: CHROMIUM_PATH, the system's or the npm-shipped one (tests/support/chromium.ts).
+const CHROMIUM = await resolveChromium();
 
 const stack = await startStackProcess({ port: 8481, authPort: 9481, logPath: join(ROOT, 'tests', 'output', 'bench-stack.log'), env: { TEST_FAULTS: '1' }, label: 'bench' });
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM.executablePath, args: CHROMIUM.args, env: CHROMIUM.env });
 try {
   const email = `bench-${Date.now()}@bench.example`;
   const password = 'Bench#2026';

@@ -1,9 +1,11 @@
 // Runs a command with a fresh Firebase Auth emulator (no persisted accounts) and a throwaway
 // PostgreSQL, then stops both whatever happens. Usage: node scripts/with-emulator.ts vitest run --project server
+// No PostgreSQL is an error, never a silent skip: the server tests on PostgreSQL are skipped only with
+// SKIP_POSTGRES=1, and the run then says so at the start and at the end. Which PostgreSQL: tests/support/postgres.ts.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { bin, childEnv, ensurePortFree, freePort, ROOT, startAuthEmulator, type AuthEmulator } from './emulator.ts';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../tests/support/postgres.ts';
+import { postgresFixHint, startThrowawayPostgres, type ThrowawayPostgres } from '../tests/support/postgres.ts';
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) {
@@ -26,6 +28,8 @@ async function pickPort(): Promise<number> {
 }
 const port = await pickPort();
 const projectId = 'demo-portal';
+const skipPostgres = /^(1|true|yes)$/i.test(process.env.SKIP_POSTGRES ?? '');
+const SKIPPED_POSTGRES = `[with-emulator] SKIPPED: the server tests on PostgreSQL did not run (SKIP_POSTGRES=${process.env.SKIP_POSTGRES}); only PGlite was tested.`;
 
 let emulator: AuthEmulator | undefined;
 let postgres: ThrowawayPostgres | undefined;
@@ -56,24 +60,30 @@ try {
   const started = Date.now();
   const [emuResult, pgResult] = await Promise.allSettled([
     startAuthEmulator({ port, projectId }),
-    startThrowawayPostgres(),
+    skipPostgres ? Promise.resolve(undefined) : startThrowawayPostgres(),
   ]);
-  if (pgResult.status === 'fulfilled' && 'url' in pgResult.value) postgres = pgResult.value;
+  // Keep whichever started, so that cleanup() stops it when the other failed.
+  if (emuResult.status === 'fulfilled') emulator = emuResult.value;
+  if (pgResult.status === 'fulfilled' && pgResult.value && 'url' in pgResult.value) postgres = pgResult.value;
   if (emuResult.status === 'rejected') throw emuResult.reason;
   if (pgResult.status === 'rejected') throw pgResult.reason;
-  const emu = (emulator = emuResult.value);
-  const pg = pgResult.value;
+  if (pgResult.value && 'skipReason' in pgResult.value) {
+    throw new Error(
+      `the server tests on PostgreSQL need a PostgreSQL server and none could be started: ${pgResult.value.skipReason}\n${postgresFixHint()}`,
+    );
+  }
+  const emu = emuResult.value;
   const env = childEnv({ FIREBASE_AUTH_EMULATOR_HOST: emu.host, FIREBASE_PROJECT_ID: projectId });
-  if ('url' in pg) {
-    env.TEST_DATABASE_URL = pg.url;
+  if (postgres) {
+    env.TEST_DATABASE_URL = postgres.url;
     delete env.TEST_PG_SKIP_REASON;
   } else {
-    env.TEST_PG_SKIP_REASON = pg.skipReason;
+    env.TEST_PG_SKIP_REASON = `SKIP_POSTGRES=${process.env.SKIP_POSTGRES} was set`;
     delete env.TEST_DATABASE_URL;
-    console.warn(`[with-emulator] PostgreSQL tests will be skipped: ${pg.skipReason}`);
+    console.warn(SKIPPED_POSTGRES);
   }
   console.log(
-    `[with-emulator] auth emulator ${emu.host}${postgres ? `, PostgreSQL ${postgres.url}` : ''} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    `[with-emulator] auth emulator ${emu.host}${postgres ? `, PostgreSQL ${postgres.url} from ${postgres.description}` : ''} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
   );
   if (interrupted) throw new Error(`interrupted by ${interrupted}`);
 
@@ -88,6 +98,7 @@ try {
     child!.once('exit', (c, signal) => res(c ?? (signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 1)));
   });
   await cleanup();
+  if (!postgres) console.warn(SKIPPED_POSTGRES);
   process.exit(code);
 } catch (err) {
   console.error(`[with-emulator] ${(err as Error).message}`);

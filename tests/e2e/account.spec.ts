@@ -241,6 +241,8 @@ test('sign-out with an unsent request asks first', async ({ page, context }) => 
   await signIn(page, user.email, user.password);
   await expectShell(page, user.email);
   await page.goto('/initial-form');
+  // The form's code must be loaded before the connection goes, or the offline page is all there is.
+  await expect(page.getByLabel('Money lost')).toBeVisible();
   await context.setOffline(true);
   await page.getByLabel('Money lost').fill('10');
   await page.getByLabel('Date and time of last transfer').fill('2025-01-02T08:00');
