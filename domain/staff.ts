@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RequestStatus } from './enums.ts';
-import { ContactRequest, Deal, InitialFormFields, NotificationItem, ProductRequest, RefundRequest, UserFile } from './schemas.ts';
+import { ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, UserFile } from './schemas.ts';
 import { ToolNameBackendSchema } from './tools.ts';
 
 /**
@@ -192,20 +192,10 @@ export const AuditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
-export const StaffClient = z.object({
-  uid: z.string(),
-  email: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
+/** A user as staff see them: the profile plus contact details and the version staff writes carry. */
+export const StaffClient = Profile.extend({
   phone: z.string().nullable(),
   country: z.string().nullable(),
-  isClient: z.boolean(),
-  isStaff: z.boolean(),
-  isAdmin: z.boolean(),
-  filledInitialForm: z.boolean(),
-  initialForm: InitialFormFields.nullable(),
-  activityStatus: z.string(),
-  createdAt: z.string(),
   version: z.number(),
 });
 export type StaffClient = z.infer<typeof StaffClient>;

@@ -131,23 +131,7 @@ export function toStaffFile(row: typeof files.$inferSelect): StaffFile {
 }
 
 export function toStaffClient(row: typeof users.$inferSelect): StaffClient {
-  const profile = toProfile(row);
-  return {
-    uid: row.uid,
-    email: row.email,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    phone: row.phone,
-    country: row.country,
-    isClient: row.isClient,
-    isStaff: profile.isStaff,
-    isAdmin: row.isAdmin,
-    filledInitialForm: row.filledInitialForm,
-    initialForm: profile.initialForm,
-    activityStatus: profile.activityStatus,
-    createdAt: profile.createdAt,
-    version: row.version,
-  };
+  return { ...toProfile(row), phone: row.phone, country: row.country, version: row.version };
 }
 
 export function clientName(row: Pick<typeof users.$inferSelect, 'firstName' | 'lastName' | 'email'>): string {
