@@ -117,16 +117,8 @@ export const ClientSummary = z.object({
 });
 export type ClientSummary = z.infer<typeof ClientSummary>;
 
-export const StaffFile = z.object({
-  id: z.string(),
-  name: z.string(),
-  size: z.number(),
-  contentType: z.string(),
-  sha256: z.string(),
-  createdAt: z.string(),
-  /** The form field it was attached to (evidence), or null. */
-  field: z.string().nullable(),
-});
+/** A stored file as staff see it: the client's shape plus the form field it was attached to (evidence), or null. */
+export const StaffFile = UserFile.extend({ field: z.string().nullable() });
 export type StaffFile = z.infer<typeof StaffFile>;
 
 export const StaffDeal = Deal.extend({

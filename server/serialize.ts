@@ -1,6 +1,7 @@
 import type { Deal, ProductRequest, Profile, RefundRequest, Visit } from '../domain/schemas.ts';
 import type { StaffClient, StaffDeal, StaffFile, StaffRequest } from '../domain/staff.ts';
 import type { deals, files, productRequests, refunds, users, visits } from './db/schema.ts';
+import { toUserFile } from './serialize-messages.ts';
 import { INVOICE_LINK_TTL_MS, type SignedLinks } from './signed-links.ts';
 
 /** Row → API shape. Kept in one place so the REST answers and the sync feed can never disagree. */
@@ -127,7 +128,7 @@ export function toStaffDeal(row: DealRow, links: SignedLinks): StaffDeal {
 }
 
 export function toStaffFile(row: typeof files.$inferSelect): StaffFile {
-  return { id: row.id, name: row.originalName, size: row.size, contentType: row.contentType, sha256: row.sha256, createdAt: iso(row.createdAt), field: row.field };
+  return { ...toUserFile(row), field: row.field };
 }
 
 export function toStaffClient(row: typeof users.$inferSelect): StaffClient {
