@@ -114,9 +114,47 @@ export type StatusCounts = z.infer<typeof StatusCounts>;
 export const NotificationItem = z.object({ id: z.string(), message: z.string(), createdAt: z.string(), userId: z.string().nullable() });
 export type NotificationItem = z.infer<typeof NotificationItem>;
 
-export const ContactRequest = z.object({ id: z.string(), subject: z.string(), message: z.string(), createdAt: z.string(), commandId: z.string().optional() });
+export const threadStatuses = ['open', 'closed'] as const;
+export const ThreadStatus = z.enum(threadStatuses);
+export type ThreadStatus = z.infer<typeof ThreadStatus>;
+
+/** A contact request is the first message of a support thread; `status` is absent in replicas written before threads. */
+export const ContactRequest = z.object({
+  id: z.string(),
+  subject: z.string(),
+  message: z.string(),
+  createdAt: z.string(),
+  status: ThreadStatus.default('open'),
+  commandId: z.string().optional(),
+});
 export type ContactRequest = z.infer<typeof ContactRequest>;
 
+/** A later message of a thread, from the client or from support. Staff names are not shown to clients. */
+export const ContactReply = z.object({
+  id: z.string(),
+  threadId: z.string(),
+  author: z.enum(['client', 'staff']),
+  message: z.string(),
+  createdAt: z.string(),
+  commandId: z.string().optional(),
+});
+export type ContactReply = z.infer<typeof ContactReply>;
+
+/** POST /api/contact/:threadId/replies (client) and POST /api/staff/threads/:threadId/replies (staff). */
+export const ReplyBody = z.strictObject({ reply: z.strictObject({ message: trimmed('message', 2000) }) });
+export type ReplyBody = z.infer<typeof ReplyBody>;
+
+export const refundStatuses = ['requested', 'approved', 'declined'] as const;
+export const RefundStatus = z.enum(refundStatuses);
+export type RefundStatus = z.infer<typeof RefundStatus>;
+/** The mark a request's row shows next to its status. */
+export const refundStatusLabel: Record<RefundStatus, string> = {
+  requested: 'Refund requested',
+  approved: 'Refund approved',
+  declined: 'Refund declined',
+};
+
+/** A refund request and, once staff decided, the decision; the decision fields default for replicas written before decisions. */
 export const RefundRequest = z.object({
   id: z.string(),
   tool: ToolNameBackendSchema,
@@ -124,6 +162,12 @@ export const RefundRequest = z.object({
   refundRequestType: RefundType,
   reason: z.string(),
   createdAt: z.string(),
+  status: RefundStatus.default('requested'),
+  /** Approved: the amount returned, in dollars. */
+  amount: z.number().nullable().default(null),
+  /** The staff's note: why it was declined, or a word on the approval. */
+  note: z.string().nullable().default(null),
+  decidedAt: z.string().nullable().default(null),
   commandId: z.string().optional(),
 });
 export type RefundRequest = z.infer<typeof RefundRequest>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RequestStatus } from './enums.ts';
-import { ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, UserFile } from './schemas.ts';
+import { ContactReply, ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, UserFile } from './schemas.ts';
 import { ToolNameBackendSchema } from './tools.ts';
 
 /**
@@ -14,18 +14,22 @@ export const PaymentMethod = z.enum(paymentMethods);
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 export const paymentMethodLabel: Record<PaymentMethod, string> = { CARD: 'Card', WIRE: 'Wire transfer', CRYPTO: 'Crypto', ELSE: 'Other' };
 
-export const queueTabs = ['leads', 'pending', 'awaiting', 'inProgress', 'done'] as const;
+export const queueTabs = ['leads', 'threads', 'refunds', 'pending', 'awaiting', 'inProgress', 'done'] as const;
 export const QueueTab = z.enum(queueTabs);
 export type QueueTab = z.infer<typeof QueueTab>;
 export const queueTabLabel: Record<QueueTab, string> = {
   leads: 'Leads to approve',
+  threads: 'Awaiting our reply',
+  refunds: 'Refunds to decide',
   pending: 'To price',
   awaiting: 'Awaiting payment',
   inProgress: 'In progress',
   done: 'Done',
 };
+/** The tabs that list requests of one status. */
+export type RequestTab = Exclude<QueueTab, 'leads' | 'threads' | 'refunds'>;
 /** The request status each request tab lists. */
-export const queueTabStatus: Record<Exclude<QueueTab, 'leads'>, RequestStatus> = {
+export const queueTabStatus: Record<RequestTab, RequestStatus> = {
   pending: 'Pending',
   awaiting: 'Waiting for actions',
   inProgress: 'In Progress',
@@ -106,6 +110,32 @@ export const PaymentBody = z.strictObject({
 export type PaymentBody = z.infer<typeof PaymentBody>;
 
 export const ApprovalBody = z.strictObject({ version: Version });
+
+/** POST /api/staff/threads/:threadId/status: close or reopen a support thread. */
+export const ThreadStatusBody = z.strictObject({ version: Version, status: z.enum(['open', 'closed'], { error: 'status must be open or closed' }) });
+export type ThreadStatusBody = z.infer<typeof ThreadStatusBody>;
+
+/**
+ * POST /api/staff/refunds/:refundId/decision. Approve: `amount` more than 0 and at most what was paid
+ * (a FULL refund is everything paid); decline: `note` is the reason the client reads.
+ */
+export const RefundDecisionBody = z.discriminatedUnion(
+  'decision',
+  [
+    z.strictObject({ decision: z.literal('approve'), version: Version, amount: Money('amount'), note: text('note', 1000).optional() }),
+    z.strictObject({ decision: z.literal('decline'), version: Version, note: text('note', 1000) }),
+  ],
+  { error: 'decision must be approve or decline' },
+);
+export type RefundDecisionBody = z.infer<typeof RefundDecisionBody>;
+
+/** POST /api/staff/notes: an internal note on a client, or on one of their requests. Staff only, ever. */
+export const NoteBody = z.strictObject({
+  clientUid: z.string({ error: 'clientUid is required' }).min(1, 'clientUid is required').max(128, 'clientUid must be at most 128 characters'),
+  requestId: z.uuid('requestId must be a request id').optional(),
+  body: text('body', 4000),
+});
+export type NoteBody = z.infer<typeof NoteBody>;
 export const RoleBody = z.strictObject({ version: Version, staff: z.boolean({ error: 'staff must be true or false' }) });
 
 // ---- answers ----
@@ -158,7 +188,27 @@ export const QueueRequest = z.object({
   leftToPay: z.number().nullable(),
   client: ClientSummary,
 });
-export const QueueItem = z.discriminatedUnion('kind', [QueueLead, QueueRequest]);
+export const QueueThread = z.object({
+  kind: z.literal('thread'),
+  id: z.string(),
+  subject: z.string(),
+  /** Since when the client's last message waits for an answer. */
+  awaitingSince: z.string(),
+  client: ClientSummary,
+});
+export const QueueRefund = z.object({
+  kind: z.literal('refund'),
+  id: z.string(),
+  requestId: z.string(),
+  productRequestType: ToolNameBackendSchema,
+  refundRequestType: RefundRequest.shape.refundRequestType,
+  reason: z.string(),
+  createdAt: z.string(),
+  /** What the client paid on the request: the most a refund can return. */
+  paid: z.number(),
+  client: ClientSummary,
+});
+export const QueueItem = z.discriminatedUnion('kind', [QueueLead, QueueRequest, QueueThread, QueueRefund]);
 export type QueueItem = z.infer<typeof QueueItem>;
 
 export const QueuePage = z.object({
@@ -170,7 +220,7 @@ export const QueuePage = z.object({
 });
 export type QueuePage = z.infer<typeof QueuePage>;
 
-export const auditActions = ['approve', 'price', 'transition', 'payment', 'contract', 'deliver', 'role', 'notification'] as const;
+export const auditActions = ['approve', 'price', 'transition', 'payment', 'contract', 'deliver', 'role', 'notification', 'reply', 'thread', 'refund'] as const;
 export const AuditEntry = z.object({
   id: z.string(),
   at: z.string(),
@@ -192,17 +242,44 @@ export const StaffClient = Profile.extend({
 });
 export type StaffClient = z.infer<typeof StaffClient>;
 
+/** A support thread as staff see it: the first message, its state, every reply, and the version close/reopen carry. */
+export const StaffThread = ContactRequest.extend({
+  version: z.number(),
+  awaitingSince: z.string().nullable(),
+  replies: z.array(ContactReply),
+});
+export type StaffThread = z.infer<typeof StaffThread>;
+
+/** A refund as staff see it: the client's shape plus the request's id, what was paid on it, and the version a decision carries. */
+export const StaffRefund = RefundRequest.extend({ version: z.number(), paid: z.number(), decidedBy: z.string().nullable() });
+export type StaffRefund = z.infer<typeof StaffRefund>;
+
+/** An internal note: staff only, never in a client answer or the client feed. */
+export const StaffNote = z.object({
+  id: z.string(),
+  clientUid: z.string(),
+  requestId: z.string().nullable(),
+  author: z.object({ uid: z.string(), email: z.string() }),
+  body: z.string(),
+  createdAt: z.string(),
+  commandId: z.string().optional(),
+});
+export type StaffNote = z.infer<typeof StaffNote>;
+
 export const ClientFile = z.object({
   client: StaffClient,
   requests: z.array(StaffRequest),
   /** Evidence attached to the requests, by request id. */
   evidence: z.array(StaffFile.extend({ requestId: z.string() })),
   deals: z.array(StaffDeal),
-  refunds: z.array(RefundRequest),
-  contactRequests: z.array(ContactRequest),
+  refunds: z.array(StaffRefund),
+  /** Support threads, newest first, each with its replies oldest first. */
+  threads: z.array(StaffThread),
   files: z.array(UserFile),
   /** Notifications addressed to this client (general ones are not listed). */
   notifications: z.array(NotificationItem),
+  /** Internal notes on the client and on their requests, newest first. */
+  notes: z.array(StaffNote),
   history: z.array(AuditEntry),
 });
 export type ClientFile = z.infer<typeof ClientFile>;
@@ -214,7 +291,9 @@ export const RequestFile = z.object({
   /** Every final file ever delivered, newest first; the current one is `request.finalFileId`. */
   finalFiles: z.array(StaffFile),
   deals: z.array(StaffDeal),
-  refunds: z.array(RefundRequest),
+  refunds: z.array(StaffRefund),
+  /** Internal notes on this request, newest first. */
+  notes: z.array(StaffNote),
   history: z.array(AuditEntry),
   allowedActions: z.array(z.string()),
 });
@@ -227,3 +306,28 @@ export type TeamMember = z.infer<typeof TeamMember>;
 export const ConflictDetails = z.object({ current: z.unknown() });
 /** The `details` of a 409 ILLEGAL_TRANSITION. */
 export const IllegalTransitionDetails = z.object({ status: RequestStatus, allowed: z.array(RequestStatus), allowedActions: z.array(z.string()) });
+
+// ---- the staff feed (GET /api/staff/sync) ----
+
+export const StaffSyncQuery = z.strictObject({
+  cursor: z.string().regex(/^\d{1,18}$/, 'cursor must be a non-negative integer').default('0'),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** How long an opened page stays in the staff member's offline replica. */
+export const STAFF_WATCH_DAYS = 30;
+
+/**
+ * One page of the staff feed: the files of the client and request pages this staff member opened in the
+ * last 30 days that changed after `cursor` (whole files: a page opened offline reads as it did online),
+ * the queue counts, and which pages are still kept (the replica drops the others).
+ */
+export const StaffSyncPage = z.object({
+  cursor: z.string(),
+  hasMore: z.boolean(),
+  counts: z.record(QueueTab, z.number()),
+  clients: z.array(ClientFile),
+  requests: z.array(RequestFile),
+  keep: z.object({ clients: z.array(z.string()), requests: z.array(z.string()) }),
+});
+export type StaffSyncPage = z.infer<typeof StaffSyncPage>;

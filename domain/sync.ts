@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, UserFile } from './schemas.ts';
+import { ContactReply, ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, UserFile } from './schemas.ts';
 
 /** Cursor of the delta feed: the highest change sequence number the client has applied. */
 export const SyncCursor = z.string().regex(/^\d{1,18}$/, 'cursor must be a non-negative integer');
@@ -18,11 +18,13 @@ export const SyncPage = z.object({
   refunds: z.array(RefundRequest),
   notifications: z.array(NotificationItem),
   contactRequests: z.array(ContactRequest),
+  /** Replies in the user's support threads, from either side. Absent from servers before threads. */
+  contactReplies: z.array(ContactReply).default([]),
   files: z.array(UserFile),
 });
 export type SyncPage = z.infer<typeof SyncPage>;
 
 /** A page with no changes: where a pull starts filling, and the whole answer when nothing changed. */
 export function emptySyncPage(cursor: string, hasMore = false): SyncPage {
-  return { cursor, hasMore, profile: null, requests: [], deals: [], refunds: [], notifications: [], contactRequests: [], files: [] };
+  return { cursor, hasMore, profile: null, requests: [], deals: [], refunds: [], notifications: [], contactRequests: [], contactReplies: [], files: [] };
 }

@@ -1,5 +1,6 @@
-import type { ContactRequest, NotificationItem, UserFile } from '../domain/schemas.ts';
-import type { contactRequests, files, notifications } from './db/schema.ts';
+import type { ContactReply, ContactRequest, NotificationItem, ThreadStatus, UserFile } from '../domain/schemas.ts';
+import type { StaffNote, StaffThread } from '../domain/staff.ts';
+import type { contactReplies, contactRequests, files, notifications, staffNotes } from './db/schema.ts';
 
 /**
  * Row → API shape for notifications, contact requests and files. The REST routes and the sync feed
@@ -10,7 +11,48 @@ export function toNotification(row: typeof notifications.$inferSelect): Notifica
 }
 
 export function toContactRequest(row: typeof contactRequests.$inferSelect): ContactRequest {
-  return { id: row.id, subject: row.subject, message: row.message, createdAt: iso(row.createdAt), ...(row.clientKey ? { commandId: row.clientKey } : {}) };
+  return {
+    id: row.id,
+    subject: row.subject,
+    message: row.message,
+    createdAt: iso(row.createdAt),
+    status: row.status as ThreadStatus,
+    ...(row.clientKey ? { commandId: row.clientKey } : {}),
+  };
+}
+
+/** The client sees who wrote a reply (they or support), never which staff member. */
+export function toContactReply(row: typeof contactReplies.$inferSelect): ContactReply {
+  return {
+    id: row.id,
+    threadId: row.threadId,
+    author: row.author as ContactReply['author'],
+    message: row.message,
+    createdAt: iso(row.createdAt),
+    ...(row.clientKey ? { commandId: row.clientKey } : {}),
+  };
+}
+
+/** A thread as staff see it; `replies` are the thread's, oldest first. */
+export function toStaffThread(row: typeof contactRequests.$inferSelect, replies: (typeof contactReplies.$inferSelect)[]): StaffThread {
+  return {
+    ...toContactRequest(row),
+    version: row.version,
+    awaitingSince: row.awaitingSince ? iso(row.awaitingSince) : null,
+    replies: replies.map(toContactReply),
+  };
+}
+
+export function toStaffNote(row: typeof staffNotes.$inferSelect): StaffNote {
+  return {
+    id: row.id,
+    clientUid: row.subjectUid,
+    requestId: row.requestId,
+    author: { uid: row.authorUid, email: row.authorEmail },
+    body: row.body,
+    createdAt: iso(row.createdAt),
+    ...(row.clientKey ? { commandId: row.clientKey } : {}),
+  };
 }
 
 export function toUserFile(row: typeof files.$inferSelect): UserFile {

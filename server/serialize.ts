@@ -1,5 +1,5 @@
 import type { Deal, ProductRequest, Profile, RefundRequest, Visit } from '../domain/schemas.ts';
-import type { StaffClient, StaffDeal, StaffFile, StaffRequest } from '../domain/staff.ts';
+import type { StaffClient, StaffDeal, StaffFile, StaffRefund, StaffRequest } from '../domain/staff.ts';
 import type { deals, files, productRequests, refunds, users, visits } from './db/schema.ts';
 import { toUserFile } from './serialize-messages.ts';
 import { INVOICE_LINK_TTL_MS, type SignedLinks } from './signed-links.ts';
@@ -81,8 +81,17 @@ export function toRefund(row: RefundRow): RefundRequest {
     refundRequestType: row.refundRequestType as RefundRequest['refundRequestType'],
     reason: row.reason,
     createdAt: iso(row.createdAt),
+    status: row.status as RefundRequest['status'],
+    amount: row.decidedAmount,
+    note: row.decisionNote,
+    decidedAt: row.decidedAt ? iso(row.decidedAt) : null,
     ...(row.clientKey ? { commandId: row.clientKey } : {}),
   };
+}
+
+/** Staff view of a refund: `paid` is what the client paid on its request, the most it can return. */
+export function toStaffRefund(row: RefundRow, paid: number): StaffRefund {
+  return { ...toRefund(row), version: row.version, paid, decidedBy: row.decidedBy };
 }
 
 export function toVisit(row: VisitRow): Visit {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp, uuid, integer } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, integer } from 'drizzle-orm/pg-core';
 
 /**
  * Every row a user can see carries `seq`, set by a trigger from one sequence under a transaction-level
@@ -137,10 +137,27 @@ export const refunds = pgTable(
     reason: text('reason').notNull(),
     /** The Idempotency-Key (the client's command id) that created this row: lets a pull retire the optimistic copy. */
     clientKey: text('client_key'),
+    /** requested → approved | declined, decided once by staff (domain/schemas.ts RefundStatus). */
+    status: text('status').notNull().default('requested'),
+    /** Approved: the amount returned, in dollars, more than 0 and at most what was paid. */
+    decidedAmount: doublePrecision('decided_amount'),
+    /** The staff's note to the client: the reason of a decline, or a word on an approval. */
+    decisionNote: text('decision_note'),
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'string' }),
+    decidedBy: text('decided_by'),
+    /** Bumped by every staff write: a decision made from an older version is 409. */
+    version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     seq: seq(),
   },
-  (t) => [index('refunds_user_seq').on(t.userId, t.seq)],
+  (t) => [
+    index('refunds_user_seq').on(t.userId, t.seq),
+    // The staff queue's "Refunds to decide", oldest first.
+    index('refunds_queue').on(t.status, t.createdAt, t.id),
+    // At most one undecided refund per request: a second one is refused even when two race.
+    uniqueIndex('refunds_one_undecided').on(t.requestId).where(sql`status = 'requested'`),
+    check('refunds_status_check', sql`${t.status} IN ('requested', 'approved', 'declined')`),
+  ],
 );
 
 /** userId null = a general notification, shown to every user. */
@@ -167,10 +184,96 @@ export const contactRequests = pgTable(
     message: text('message').notNull(),
     /** The Idempotency-Key (the client's command id) that created this row: lets a pull retire the optimistic copy. */
     clientKey: text('client_key'),
+    /** The thread's state: staff close and reopen it; a client's reply reopens it. */
+    status: text('status').notNull().default('open'),
+    /** Since when the client's last message waits for our reply; null once staff answered or closed it. */
+    awaitingSince: timestamp('awaiting_since', { withTimezone: true, mode: 'string' }).defaultNow(),
+    /** Bumped by close and reopen: a state change made from an older version is 409. */
+    version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     seq: seq(),
   },
-  (t) => [index('contact_requests_user_seq').on(t.userId, t.seq)],
+  (t) => [
+    index('contact_requests_user_seq').on(t.userId, t.seq),
+    // The staff queue's "Awaiting our reply", oldest wait first.
+    index('contact_requests_awaiting').on(t.awaitingSince, t.id).where(sql`awaiting_since IS NOT NULL`),
+    check('contact_requests_status_check', sql`${t.status} IN ('open', 'closed')`),
+  ],
+);
+
+/** The messages of a support thread after its first one (the contact request itself), from either side. */
+export const contactReplies = pgTable(
+  'contact_replies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    threadId: uuid('thread_id')
+      .notNull()
+      .references(() => contactRequests.id),
+    /** The client whose thread it is (who may read it), whoever wrote the reply. */
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.uid),
+    author: text('author').notNull(),
+    authorUid: text('author_uid').notNull(),
+    message: text('message').notNull(),
+    clientKey: text('client_key'),
+    createdAt: createdAt(),
+    seq: seq(),
+  },
+  (t) => [
+    index('contact_replies_user_seq').on(t.userId, t.seq),
+    index('contact_replies_thread').on(t.threadId, t.createdAt),
+    check('contact_replies_author_check', sql`${t.author} IN ('client', 'staff')`),
+  ],
+);
+
+/**
+ * Staff-only notes on a client or one of their requests. No client route or client feed reads this
+ * table; it carries `seq` so the staff feed sees a new note as a change of the client's file.
+ */
+export const staffNotes = pgTable(
+  'staff_notes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    subjectUid: text('subject_uid')
+      .notNull()
+      .references(() => users.uid),
+    requestId: uuid('request_id').references(() => productRequests.id),
+    authorUid: text('author_uid').notNull(),
+    authorEmail: text('author_email').notNull(),
+    body: text('body').notNull(),
+    clientKey: text('client_key'),
+    createdAt: createdAt(),
+    seq: seq(),
+  },
+  (t) => [index('staff_notes_subject_seq').on(t.subjectUid, t.seq), index('staff_notes_request').on(t.requestId, t.createdAt)],
+);
+
+/**
+ * The client and request pages a staff member opened: what their offline replica holds (the last 30
+ * days of them). `seq` moves on every opening, so the staff feed sends that page's file again.
+ */
+export const staffWatches = pgTable(
+  'staff_watches',
+  {
+    staffUid: text('staff_uid')
+      .notNull()
+      .references(() => users.uid),
+    /** 'client' (entityId = the client's uid) or 'request' (entityId = the request id). */
+    kind: text('kind').notNull(),
+    entityId: text('entity_id').notNull(),
+    /** The client whose file it is. */
+    subjectUid: text('subject_uid')
+      .notNull()
+      .references(() => users.uid),
+    openedAt: timestamp('opened_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    seq: seq(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.staffUid, t.kind, t.entityId] }),
+    index('staff_watches_subject').on(t.subjectUid),
+    check('staff_watches_kind_check', sql`${t.kind} IN ('client', 'request')`),
+  ],
 );
 
 /** Stored uploads: general files (kind 'general'), purchase attachments ('attachment') and final reports ('final'). */

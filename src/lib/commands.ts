@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { ContactRequest, type InitialFormFields, ProductRequest, Profile, RefundRequest } from '../../domain/schemas.ts';
+import { ContactReply, ContactRequest, type InitialFormFields, ProductRequest, Profile, RefundRequest } from '../../domain/schemas.ts';
 import { type ToolDefinition, detailKey } from '../../domain/tools.ts';
 import type { FormPayload, LocalRequest, OutboxCommand, PortalDb } from './db.ts';
 import { type CommandHandler, enqueue } from './outbox.ts';
+import { staffCommandHandlers } from './staff-commands.ts';
 
 /** What each kind of command does with the server's answer: swap the optimistic row for the real one. */
 export const commandHandlers: Record<OutboxCommand['kind'], CommandHandler> = {
@@ -30,6 +31,14 @@ export const commandHandlers: Record<OutboxCommand['kind'], CommandHandler> = {
       await db.contactRequests.put(data as z.infer<typeof ContactRequest>);
     },
   },
+  contactReply: {
+    schema: ContactReply,
+    async apply(db, command, data) {
+      await db.contactReplies.delete(command.target.id);
+      await db.contactReplies.put(ContactReply.parse(data));
+    },
+  },
+  ...staffCommandHandlers,
   initialForm: {
     schema: Profile,
     // Only what the command changed: the rest of the profile (roles…) may be newer from a pull.

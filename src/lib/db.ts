@@ -1,6 +1,8 @@
 import Dexie, { type Table } from 'dexie';
 import { FINAL_FILES_CACHE } from '../../domain/downloads.ts';
+import type { ClientFile, QueuePage, RequestFile } from '../../domain/staff.ts';
 import type {
+  ContactReply,
   ContactRequest,
   Deal,
   LiveDetails,
@@ -20,13 +22,17 @@ export interface PendingMark {
 export type LocalRequest = ProductRequest & PendingMark & { toolId?: string };
 export type LocalRefund = RefundRequest & PendingMark;
 export type LocalContactRequest = ContactRequest & PendingMark;
+export type LocalContactReply = ContactReply & PendingMark;
 
 export interface FormPayload {
   fields: Record<string, string>;
   files: { field: string; name: string; type: string; blob: Blob }[];
 }
 
-export type CommandKind = 'purchase' | 'refund' | 'contact' | 'initialForm';
+/** Client commands, then the staff workspace's (a reply to a client, an internal note), which queue offline too. */
+export type ClientCommandKind = 'purchase' | 'refund' | 'contact' | 'contactReply' | 'initialForm';
+export type StaffCommandKind = 'staffReply' | 'staffNote';
+export type CommandKind = ClientCommandKind | StaffCommandKind;
 export type CommandStatus = 'pending' | 'sending' | 'failed' | 'held';
 
 export interface OutboxCommand {
@@ -45,8 +51,19 @@ export interface OutboxCommand {
   nextAttemptAt: number;
   error?: string;
   createdAt: number;
-  /** The optimistic row this command wrote, replaced by the server's row once sent. */
-  target: { table: 'requests' | 'refunds' | 'contactRequests' | 'profile'; id: string };
+  /**
+   * The optimistic row this command wrote, replaced by the server's row once sent. Staff commands write
+   * none: the page shows them from the outbox, and `id` is the client file they belong to.
+   */
+  target: { table: 'requests' | 'refunds' | 'contactRequests' | 'contactReplies' | 'profile' | 'staffClients'; id: string };
+}
+
+/** A page of the staff workspace kept for offline reading: the server's answer as it was last fetched or fed. */
+export interface StaffCopy<T> {
+  key: string;
+  data: T;
+  /** When the server produced it (ms since the epoch): shown as "as of" when offline. */
+  fetchedAt: number;
 }
 
 export interface MetaRow {
@@ -67,6 +84,11 @@ export class PortalDb extends Dexie {
   contactRequests!: Table<LocalContactRequest, string>;
   files!: Table<UserFile, string>;
   liveDetails!: Table<LiveDetails & { fetchedAt: number }, string>;
+  contactReplies!: Table<LocalContactReply, string>;
+  /** The staff member's replica (staff only): client and request files, queue pages, fed by GET /api/staff/sync. */
+  staffClients!: Table<StaffCopy<ClientFile>, string>;
+  staffRequests!: Table<StaffCopy<RequestFile>, string>;
+  staffQueue!: Table<StaffCopy<QueuePage>, string>;
   outbox!: Table<OutboxCommand, number>;
   meta!: Table<MetaRow, string>;
 
@@ -89,7 +111,14 @@ export class PortalDb extends Dexie {
     });
     // Tables page through one tool's requests newest first without reading the rest.
     this.version(2).stores({ requests: 'id, productRequestType, status, Created_Time, [productRequestType+Created_Time]' });
+    // Support threads' replies; the staff workspace's offline copies (keyed by uid, request id, "tab|search").
+    this.version(3).stores({ contactReplies: 'id, threadId, createdAt', staffClients: 'key', staffRequests: 'key', staffQueue: 'key' });
   }
+}
+
+/** Every table a command's optimistic write or confirmation touches: one list, so no transaction misses one. */
+export function commandTables(db: PortalDb) {
+  return [db.outbox, db.requests, db.refunds, db.contactRequests, db.contactReplies, db.profile, db.staffClients, db.staffRequests];
 }
 
 export function dbName(uid: string): string {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ApiError, NetworkError, apiRequest, readData } from './api.ts';
-import type { CommandStatus, OutboxCommand, PortalDb } from './db.ts';
+import { type CommandStatus, commandTables, type OutboxCommand, type PortalDb } from './db.ts';
 import { getIdToken } from './firebase.ts';
 import { requestBackgroundSync } from './pwa.ts';
 
@@ -22,8 +22,7 @@ export type Enqueue = Omit<OutboxCommand, 'seq' | 'status' | 'attempts' | 'nextA
 
 /** Writes the command and its optimistic row atomically: both exist, or neither. */
 export async function enqueue(db: PortalDb, command: Enqueue, writeOptimistic: () => Promise<unknown>): Promise<void> {
-  const tables = [db.outbox, db.requests, db.refunds, db.contactRequests, db.profile];
-  await db.transaction('rw', tables, async () => {
+  await db.transaction('rw', commandTables(db), async () => {
     await writeOptimistic();
     await db.outbox.add({ ...command, status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: Date.now() });
   });
@@ -76,7 +75,7 @@ export async function sendNext(db: PortalDb, deps: SenderDeps): Promise<SendResu
   }
   try {
     const data = await readData(response, deps.handlers[command.kind].schema);
-    await db.transaction('rw', [db.outbox, db.requests, db.refunds, db.contactRequests, db.profile], async () => {
+    await db.transaction('rw', commandTables(db), async () => {
       await deps.handlers[command.kind].apply(db, command, data);
       await db.outbox.delete(command.seq!);
     });
@@ -228,10 +227,11 @@ export async function retryCommand(db: PortalDb, seq: number): Promise<void> {
 
 /** Discards a command and the optimistic row it wrote. */
 export async function discardCommand(db: PortalDb, seq: number): Promise<void> {
-  await db.transaction('rw', [db.outbox, db.requests, db.refunds, db.contactRequests], async () => {
+  await db.transaction('rw', commandTables(db), async () => {
     const command = await db.outbox.get(seq);
     if (!command) return;
-    if (command.target.table !== 'profile') await db.table(command.target.table).delete(command.target.id);
+    // A profile or a staff client file is not the command's own row: only the command goes.
+    if (command.target.table !== 'profile' && command.target.table !== 'staffClients') await db.table(command.target.table).delete(command.target.id);
     await db.outbox.delete(seq);
   });
 }
