@@ -1,18 +1,16 @@
-import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { allowedActions } from '../../domain/lifecycle.ts';
-import { ClientFile, QueuePage, QueueQuery, QueueRequest as QueueRequestSchema, queueTabs, queueTabStatus, RequestFile, TeamMember, type QueueItem, type QueueTab } from '../../domain/staff.ts';
+import { ClientFile, QueuePage, QueueQuery, QueueRequest as QueueRequestSchema, queueTabs, queueTabStatus, RequestFile, TeamMember, type QueueItem, type QueueTab, type RequestTab } from '../../domain/staff.ts';
 import { envelope } from '../../domain/schemas.ts';
-import { clientHistory, requestHistory } from '../audit.ts';
 import type { Db } from '../db/client.ts';
-import { contactRequests, deals, files, notifications, productRequests, refunds, users } from '../db/schema.ts';
+import { files, productRequests, users } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
-import { toContactRequest, toNotification, toUserFile } from '../serialize-messages.ts';
-import { clientName, leftToPay, toRefund, toStaffClient, toStaffDeal, toStaffFile, toStaffRequest } from '../serialize.ts';
-import { createSignedLinks, type SignedLinks } from '../signed-links.ts';
+import { clientName, leftToPay } from '../serialize.ts';
+import { clientFile, isLead, queueCounts, requestFile } from '../staff-files.ts';
+import { createSignedLinks } from '../signed-links.ts';
 import { UUID, contentDisposition } from '../storage.ts';
 
 /** PostgreSQL text cannot hold a NUL character: refused here, it would otherwise be a database error. */
@@ -30,7 +28,6 @@ const LookupQuery = z.strictObject({
     .refine(...noNul('email')),
 });
 
-type RequestTab = Exclude<QueueTab, 'leads'>;
 type QueueRequest = z.infer<typeof QueueRequestSchema>;
 
 /**
@@ -178,8 +175,6 @@ function userSearch(q: string, requestId?: PgColumn): SQL | undefined {
   return or(eq(users.uid, q), ilike(users.email, pattern), ilike(sql`concat_ws(' ', ${users.firstName}, ${users.lastName})`, pattern));
 }
 
-/** A lead: signed up, not approved as a client, and not on the team. */
-const isLead = and(eq(users.isClient, false), eq(users.isStaff, false), eq(users.isAdmin, false));
 
 async function queuePage(db: Db, query: QueueQuery): Promise<QueuePage> {
   if (query.q?.includes('\0')) throw new HttpError(400, 'VALIDATION_FAILED', noNul('q')[1]);
@@ -261,74 +256,6 @@ async function requestRows(db: Db, tab: RequestTab, { q, cursor, limit }: PageAr
     }),
     (row) => ({ at: row.at, id: row.id }),
   );
-}
-
-/**
- * Every tab's size, unfiltered by the search, in one statement. One COUNT per tab rather than one
- * COUNT … GROUP BY status: each reads only its own slice of the queue indexes, where the grouped form
- * reads the whole table, Rejected included (at 50,000 requests about twice as slow on PGlite, about
- * the same on PostgreSQL; bench/README.md).
- */
-async function queueCounts(db: Db): Promise<Record<QueueTab, number>> {
-  const countOf = (tab: QueueTab) =>
-    tab === 'leads'
-      ? sql`(SELECT count(*) FROM ${users} WHERE ${isLead})::int AS ${sql.identifier(tab)}`
-      : sql`(SELECT count(*) FROM ${productRequests} WHERE ${eq(productRequests.status, queueTabStatus[tab])})::int AS ${sql.identifier(tab)}`;
-  const result = await db.execute(sql`SELECT ${sql.join(queueTabs.map(countOf), sql`, `)}`);
-  const [row] = (result as unknown as { rows: Record<QueueTab, number | string>[] }).rows;
-  return Object.fromEntries(queueTabs.map((tab) => [tab, Number(row[tab])])) as Record<QueueTab, number>;
-}
-
-// ---- client and request pages ----
-
-async function clientFile(db: Db, links: SignedLinks, uid: string): Promise<ClientFile> {
-  const [user] = await db.select().from(users).where(eq(users.uid, uid));
-  if (!user) throw notFound(`Client ${uid} not found`);
-  const [requestRows, fileRows, dealRows, refundRows, contactRows, notificationRows, history] = await Promise.all([
-    db.select().from(productRequests).where(eq(productRequests.userId, uid)).orderBy(desc(productRequests.createdAt), desc(productRequests.id)),
-    db.select().from(files).where(and(eq(files.userId, uid), inArray(files.kind, ['attachment', 'general']))).orderBy(desc(files.createdAt), desc(files.id)),
-    db.select().from(deals).where(eq(deals.userId, uid)).orderBy(desc(deals.createdAt), desc(deals.id)),
-    db.select().from(refunds).where(eq(refunds.userId, uid)).orderBy(desc(refunds.createdAt), desc(refunds.id)),
-    db.select().from(contactRequests).where(eq(contactRequests.userId, uid)).orderBy(desc(contactRequests.createdAt), desc(contactRequests.id)),
-    db.select().from(notifications).where(eq(notifications.userId, uid)).orderBy(desc(notifications.createdAt), desc(notifications.id)),
-    clientHistory(db, uid),
-  ]);
-  return {
-    client: toStaffClient(user),
-    requests: requestRows.map(toStaffRequest),
-    evidence: fileRows.flatMap((f) => (f.kind === 'attachment' && f.requestId !== null ? [{ ...toStaffFile(f), requestId: f.requestId }] : [])),
-    deals: dealRows.map((d) => toStaffDeal(d, links)),
-    refunds: refundRows.map(toRefund),
-    contactRequests: contactRows.map(toContactRequest),
-    files: fileRows.filter((f) => f.kind === 'general').map(toUserFile),
-    notifications: notificationRows.map(toNotification),
-    history,
-  };
-}
-
-async function requestFile(db: Db, links: SignedLinks, requestId: string): Promise<RequestFile> {
-  if (!UUID.test(requestId)) throw notFound('Request not found');
-  const [row] = await db.select().from(productRequests).where(eq(productRequests.id, requestId));
-  if (!row) throw notFound('Request not found');
-  const [[owner], fileRows, dealRows, refundRows, history] = await Promise.all([
-    db.select().from(users).where(eq(users.uid, row.userId)),
-    db.select().from(files).where(and(eq(files.requestId, row.id), inArray(files.kind, ['attachment', 'final']))).orderBy(desc(files.createdAt), desc(files.id)),
-    db.select().from(deals).where(eq(deals.requestId, row.id)).orderBy(desc(deals.createdAt), desc(deals.id)),
-    db.select().from(refunds).where(eq(refunds.requestId, row.id)).orderBy(desc(refunds.createdAt), desc(refunds.id)),
-    requestHistory(db, row.id),
-  ]);
-  const request = toStaffRequest(row);
-  return {
-    request,
-    client: { uid: owner.uid, email: owner.email, name: clientName(owner) },
-    // Evidence in the order it was attached; final files newest first.
-    evidence: fileRows.filter((f) => f.kind === 'attachment').reverse().map(toStaffFile),
-    finalFiles: fileRows.filter((f) => f.kind === 'final').map(toStaffFile),
-    deals: dealRows.map((d) => toStaffDeal(d, links)),
-    refunds: refundRows.map(toRefund),
-    history,
-    allowedActions: allowedActions({ status: request.status, hasFinalFile: row.finalFileId !== null, contractSigned: row.contractSigned, leftToPay: request.leftToPay }),
-  };
 }
 
 const iso = (value: string) => new Date(value).toISOString();
