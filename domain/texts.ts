@@ -39,6 +39,8 @@ export const texts = {
   sentWhenOnline: 'You are offline. Your request is saved on this device and will be sent when the connection is back.',
   needsConnection: 'This needs an internet connection. Please try again when you are back online.',
   newVersion: 'A new version is available',
+  /** The client's second refund while one waits: the same words in the app and in the server's 409. */
+  refundPending: 'A refund for this request is already waiting for a decision. We will notify you when it is decided.',
 } as const;
 
 /** External pages the spec links to (sign-up and footer links open outside the app). */

@@ -1,11 +1,18 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ContactBody, ContactRequest, envelope, NotCrmExistsBody } from '../../domain/schemas.ts';
-import { contactRequests, users } from '../db/schema.ts';
-import { HttpError } from '../errors.ts';
-import { toContactRequest } from '../serialize-messages.ts';
+import { ContactBody, ContactReply, ContactRequest, envelope, NotCrmExistsBody, ReplyBody } from '../../domain/schemas.ts';
+import type { Db } from '../db/client.ts';
+import { contactReplies, contactRequests, users } from '../db/schema.ts';
+import { HttpError, notFound } from '../errors.ts';
+import { toContactReply, toContactRequest } from '../serialize-messages.ts';
+import { UUID } from '../storage.ts';
+
+const ThreadParams = z.object({ threadId: z.string().max(100) });
+const ThreadWithReplies = z.object({ thread: ContactRequest, replies: z.array(ContactReply) });
+
+const missingThread = () => notFound('Conversation not found');
 
 /** See docs/decisions/002-not-crm-exists.md. Per client IP, per server instance. */
 export const NOT_CRM_EXISTS_LIMIT = { max: 5, timeWindow: '1 minute' } as const;
@@ -14,6 +21,19 @@ export async function contactRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const auth = { onRequest: app.authenticate };
 
+  /** The caller's thread, or 404 for anyone else's and for an id that cannot be one (never a database error). */
+  async function ownThread(db: Db, uid: string, threadId: string, lock: boolean) {
+    if (!UUID.test(threadId)) throw missingThread();
+    const query = db
+      .select()
+      .from(contactRequests)
+      .where(and(eq(contactRequests.id, threadId), eq(contactRequests.userId, uid)));
+    const [row] = lock ? await query.for('update') : await query;
+    if (!row) throw missingThread();
+    return row;
+  }
+
+  // A new thread starts open and waiting for our reply: the column defaults (status 'open', awaiting_since now()) do it.
   api.post(
     '/contact',
     { ...auth, schema: { tags: ['contact'], body: ContactBody, response: { 201: envelope(ContactRequest) } } },
@@ -33,6 +53,63 @@ export async function contactRoutes(app: FastifyInstance) {
       .orderBy(desc(contactRequests.createdAt), desc(contactRequests.seq));
     return { data: rows.map(toContactRequest) };
   });
+
+  api.get(
+    '/contact/:threadId',
+    { ...auth, schema: { tags: ['contact'], summary: 'One of the caller\'s threads with its replies, oldest first', params: ThreadParams, response: { 200: envelope(ThreadWithReplies) } } },
+    async (request) => {
+      const thread = await ownThread(app.db, request.user.uid, request.params.threadId, false);
+      const replies = await app.db
+        .select()
+        .from(contactReplies)
+        .where(eq(contactReplies.threadId, thread.id))
+        .orderBy(asc(contactReplies.createdAt), asc(contactReplies.seq));
+      return { data: { thread: toContactRequest(thread), replies: replies.map(toContactReply) } };
+    },
+  );
+
+  /**
+   * The client's reply in their own thread. The thread row is locked first so that a staff close or
+   * reply at the same moment runs wholly before or after this one: the state this reply reads (closed,
+   * already waiting) is the state it writes over, never one a concurrent staff write just replaced.
+   */
+  api.post(
+    '/contact/:threadId/replies',
+    { ...auth, schema: { tags: ['contact'], params: ThreadParams, body: ReplyBody, response: { 201: envelope(ContactReply) } } },
+    async (request, reply) => {
+      const uid = request.user.uid;
+      const saved = await app.db.transaction(async (tx) => {
+        const thread = await ownThread(tx, uid, request.params.threadId, true);
+        const [row] = await tx
+          .insert(contactReplies)
+          .values({
+            threadId: thread.id,
+            userId: thread.userId,
+            author: 'client',
+            authorUid: uid,
+            message: request.body.reply.message,
+            clientKey: request.idempotencyClaim?.key ?? null,
+          })
+          .returning();
+        const reopens = thread.status === 'closed';
+        // An older wait is kept: the queue orders by how long the client has been waiting, not by their last message.
+        if (reopens || thread.awaitingSince === null) {
+          await tx
+            .update(contactRequests)
+            .set({
+              status: 'open',
+              awaitingSince: sql`coalesce(${contactRequests.awaitingSince}, now())`,
+              // version guards staff close/reopen, so it moves only when the state does.
+              ...(reopens ? { version: sql`${contactRequests.version} + 1` } : {}),
+            })
+            .where(eq(contactRequests.id, thread.id));
+        }
+        return row;
+      });
+      await app.events.poke(uid);
+      return reply.status(201).send({ data: toContactReply(saved) });
+    },
+  );
 
   /**
    * The spec's "Check existing contact", called without a token. Whatever the email, a valid one gets

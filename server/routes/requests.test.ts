@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductRequest } from '../../domain/schemas.ts';
@@ -7,7 +8,12 @@ import { deals, files, productRequests, refunds, users, visits } from '../db/sch
 import { seedClientData } from '../seed-data.ts';
 import { demoAccounts, seedDemo } from '../seed.ts';
 import { createSignedLinks } from '../signed-links.ts';
-import { createTestApp, defined, type TestApp, type TestUser } from '../test-helper.ts';
+import { isUniqueViolation } from './requests.ts';
+import { SyncPage } from '../../domain/sync.ts';
+import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
+
+const skip = postgresSkipReason();
+if (skip) console.warn(`[requests.test] PostgreSQL run skipped: ${skip}`);
 
 interface Group {
   productRequestType: string;
@@ -284,6 +290,10 @@ describe('requests, refunds, final files, live details and billing', () => {
         refundRequestType: 'PARTIAL',
         reason: 'The analysis stopped at the first exchange.',
         createdAt: expect.any(String),
+        status: 'requested',
+        amount: null,
+        note: null,
+        decidedAt: null,
       });
       const done = seeded('web-intelligence', 'Done');
       expect((await refund(a, { tool: 'WEB_INTELLIGENCE', processId: done.id, refundRequestType: 'FULL', reason: 'No useful findings.' })).statusCode).toBe(201);
@@ -339,5 +349,151 @@ describe('requests, refunds, final files, live details and billing', () => {
     const res = await t.app.inject({ url: deal.invoice });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="INV-\d+\.pdf"/);
+  });
+});
+
+describe.each(backends())('refund decisions as the client sees them (%s)', (backend) => {
+  let t: TestApp;
+  let a: TestUser;
+  let b: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp({ backend });
+    [a, b] = await Promise.all([t.user({ client: true }), t.user({ client: true })]);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const get = (url: string, user: TestUser) => t.app.inject({ method: 'GET', url, headers: user.headers });
+  const ask = (user: TestUser, processId: string, headers: Record<string, string> = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/refund',
+      headers: { ...user.headers, ...headers },
+      payload: { refundRequest: { tool: 'BANK_DISPUTE', processId, refundRequestType: 'FULL', reason: 'The bank said no.' } },
+    });
+  const refundableRequest = async (user: TestUser) => {
+    const [row] = await t.services.db
+      .insert(productRequests)
+      .values({ userId: user.uid, toolId: 'bank-dispute', productRequestType: 'BANK_DISPUTE', status: 'In Progress', totalAmount: 500, paid: 200 })
+      .returning();
+    return row.id;
+  };
+  const refundRows = (requestId: string) => t.services.db.select().from(refunds).where(eq(refunds.requestId, requestId));
+  const PENDING = {
+    code: 'REFUND_PENDING',
+    message: 'A refund for this request is already waiting for a decision. We will notify you when it is decided.',
+  };
+
+  it('a second refund while one waits for a decision is 409 REFUND_PENDING, and nothing is stored', async () => {
+    const id = await refundableRequest(a);
+    expect((await ask(a, id)).statusCode).toBe(201);
+    const second = await ask(a, id);
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error).toEqual(PENDING);
+    expect(await refundRows(id)).toHaveLength(1);
+  });
+
+  it('refunds sent at the same moment store one; the others are REFUND_PENDING', async () => {
+    const id = await refundableRequest(a);
+    // Different keys, so each is a new command: those that pass the check together meet the unique index.
+    const answers = await Promise.all(Array.from({ length: 6 }, () => ask(a, id, { 'idempotency-key': `race-${randomUUID()}` })));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    for (const res of answers.filter((r) => r.statusCode === 409)) expect(res.json().error).toEqual(PENDING);
+    expect(await refundRows(id)).toHaveLength(1);
+  });
+
+  it('the unique index refunds_one_undecided is recognised behind drizzle\'s wrapper, on this driver', async () => {
+    const id = await refundableRequest(a);
+    const values = { userId: a.uid, requestId: id, tool: 'BANK_DISPUTE', refundRequestType: 'FULL', reason: 'direct' };
+    await t.services.db.insert(refunds).values(values);
+    const err = await t.services.db.insert(refunds).values(values).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).not.toBeNull();
+    expect(isUniqueViolation(err, 'refunds_one_undecided')).toBe(true);
+    expect(isUniqueViolation(err, 'some_other_index')).toBe(false);
+    expect(isUniqueViolation(new Error('not a database error'), 'refunds_one_undecided')).toBe(false);
+  });
+
+  it('once the refund is decided, a new one is accepted', async () => {
+    const id = await refundableRequest(a);
+    const first = await ask(a, id);
+    await t.services.db
+      .update(refunds)
+      .set({ status: 'declined', decisionNote: 'Outside the refund window.', decidedAt: new Date().toISOString(), decidedBy: b.uid })
+      .where(eq(refunds.id, first.json().data.id));
+    const second = await ask(a, id);
+    expect(second.statusCode, second.body).toBe(201);
+    expect(second.json().data).toMatchObject({ status: 'requested', amount: null, note: null, decidedAt: null });
+    await t.services.db.update(refunds).set({ status: 'approved', decidedAmount: 150, decidedAt: new Date().toISOString() }).where(eq(refunds.id, second.json().data.id));
+    expect((await ask(a, id)).statusCode).toBe(201);
+    expect(await refundRows(id)).toHaveLength(3);
+  });
+
+  it('GET /api/refund lists the caller\'s refunds newest first with their decisions; GET /api/refund/:id gives one', async () => {
+    const u = await t.user({ client: true });
+    const [r1, r2] = [await refundableRequest(u), await refundableRequest(u)];
+    const older = (await ask(u, r1)).json().data;
+    const newer = (await ask(u, r2)).json().data;
+    const decidedAt = new Date().toISOString();
+    await t.services.db
+      .update(refunds)
+      .set({ status: 'approved', decidedAmount: 120.5, decisionNote: 'Refunded to your card.', decidedAt, decidedBy: b.uid })
+      .where(eq(refunds.id, older.id));
+
+    const list = await get('/api/refund', u);
+    expect(list.statusCode).toBe(200);
+    const approved = { ...older, status: 'approved', amount: 120.5, note: 'Refunded to your card.', decidedAt };
+    expect(list.json().data).toEqual([newer, approved]);
+    // Which staff member decided is not the client's to see.
+    expect(list.body).not.toContain(b.uid);
+
+    const one = await get(`/api/refund/${older.id}`, u);
+    expect(one.statusCode).toBe(200);
+    expect(one.json().data).toEqual(approved);
+    expect((await get('/api/refund', b)).json().data).toEqual([]);
+  });
+
+  it('another user\'s refund, an unknown id and a malformed one are 404', async () => {
+    const id = await refundableRequest(a);
+    const mine = (await ask(a, id)).json().data;
+    for (const refundId of [mine.id, randomUUID(), 'not-a-uuid']) {
+      const res = await get(`/api/refund/${refundId}`, b);
+      expect(res.statusCode, refundId).toBe(404);
+      expect(res.json().error.code).toBe('NOT_FOUND');
+      expect(res.body).not.toContain(id);
+    }
+    expect((await t.app.inject({ url: '/api/refund' })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: `/api/refund/${mine.id}` })).statusCode).toBe(401);
+  });
+
+  it('the sync feed carries the decision when it is made', async () => {
+    const u = await t.user({ client: true });
+    const id = await refundableRequest(u);
+    const refund = (await ask(u, id)).json().data;
+    const before = SyncPage.parse((await get('/api/sync', u)).json().data);
+    expect(before.refunds.find((r) => r.id === refund.id)).toMatchObject({ status: 'requested', amount: null, note: null, decidedAt: null });
+    await t.services.db
+      .update(refunds)
+      .set({ status: 'declined', decisionNote: 'Work was delivered.', decidedAt: new Date().toISOString(), decidedBy: b.uid })
+      .where(eq(refunds.id, refund.id));
+    const after = SyncPage.parse((await get(`/api/sync?cursor=${before.cursor}`, u)).json().data);
+    expect(after.refunds).toEqual([{ ...refund, status: 'declined', amount: null, note: 'Work was delivered.', decidedAt: expect.any(String) }]);
+  });
+
+  it('an unknown field is 400 naming it', async () => {
+    const id = await refundableRequest(a);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/refund',
+      headers: a.headers,
+      payload: { refundRequest: { tool: 'BANK_DISPUTE', processId: id, refundRequestType: 'FULL', reason: 'x', status: 'approved' } },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toContain('status');
+    expect(await refundRows(id)).toHaveLength(0);
   });
 });

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Deal, LiveDetails, ProductRequest, RefundBody, RefundRequest, StatusCounts } from '../../domain/schemas.ts';
+import { Deal, envelope, LiveDetails, ProductRequest, RefundBody, RefundRequest, StatusCounts } from '../../domain/schemas.ts';
 import { texts } from '../../domain/texts.ts';
 import { findTool, toolByBackendName, ToolNameBackendSchema, tools, type ToolDefinition } from '../../domain/tools.ts';
 import { deals, files, productRequests, refunds, visits } from '../db/schema.ts';
@@ -35,7 +35,24 @@ const BillingRow = z.object({
   invoice: z.string().nullable(),
 });
 
+const RefundParams = z.object({ refundId: z.string().max(100) });
+
 const missingRequest = () => notFound('Request not found');
+const refundPending = () =>
+  new HttpError(409, 'REFUND_PENDING', texts.refundPending);
+
+/**
+ * Whether `err` is PostgreSQL's unique violation on `constraint`. drizzle wraps driver errors in a
+ * DrizzleQueryError whose `cause` is the driver's error; node-postgres and PGlite both give it `code`
+ * and `constraint` (for a unique index, the index's name).
+ */
+export function isUniqueViolation(err: unknown, constraint: string): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, constraint: name } = e as { code?: unknown; constraint?: unknown };
+    if (code === '23505') return name === constraint;
+  }
+  return false;
+}
 
 /**
  * The requests, deals, refunds, final files, Live Details and billing of the signed-in user
@@ -163,12 +180,54 @@ export async function requestRoutes(app: FastifyInstance) {
       if (!REFUNDABLE.has(row.status)) {
         throw new HttpError(409, 'NOT_REFUNDABLE', `Only requests that are In Progress or Done can be refunded; this request is ${row.status}.`);
       }
-      const [refund] = await app.db
-        .insert(refunds)
-        .values({ userId: uid, requestId: row.id, tool: tool.ToolNameBackend, refundRequestType, reason, clientKey: request.idempotencyClaim?.key ?? null })
-        .returning();
+      // One undecided refund per request: the client waits for the decision, then may ask again.
+      const [pending] = await app.db
+        .select({ id: refunds.id })
+        .from(refunds)
+        .where(and(eq(refunds.requestId, row.id), eq(refunds.status, 'requested')))
+        .limit(1);
+      if (pending) throw refundPending();
+      let refund: typeof refunds.$inferSelect;
+      try {
+        [refund] = await app.db
+          .insert(refunds)
+          .values({ userId: uid, requestId: row.id, tool: tool.ToolNameBackend, refundRequestType, reason, clientKey: request.idempotencyClaim?.key ?? null })
+          .returning();
+      } catch (err) {
+        // Two sends racing past the check above: the unique index refunds_one_undecided lets one in.
+        if (isUniqueViolation(err, 'refunds_one_undecided')) throw refundPending();
+        throw err;
+      }
       await app.events.poke(uid);
       return reply.status(201).send({ data: toRefund(refund) });
+    },
+  );
+
+  api.get(
+    '/refund',
+    { ...auth, schema: { tags: ['requests'], summary: 'The caller\'s refund requests and their decisions, newest first', response: { 200: envelope(z.array(RefundRequest)) } } },
+    async (request) => {
+      const rows = await app.db
+        .select()
+        .from(refunds)
+        .where(eq(refunds.userId, request.user.uid))
+        .orderBy(desc(refunds.createdAt), desc(refunds.seq));
+      return { data: rows.map(toRefund) };
+    },
+  );
+
+  api.get(
+    '/refund/:refundId',
+    { ...auth, schema: { tags: ['requests'], summary: 'One refund request and its decision', params: RefundParams, response: { 200: envelope(RefundRequest) } } },
+    async (request) => {
+      const { refundId } = request.params;
+      if (!UUID.test(refundId)) throw notFound('Refund not found');
+      const [row] = await app.db
+        .select()
+        .from(refunds)
+        .where(and(eq(refunds.id, refundId), eq(refunds.userId, request.user.uid)));
+      if (!row) throw notFound('Refund not found');
+      return { data: toRefund(row) };
     },
   );
 

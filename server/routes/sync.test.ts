@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SyncPage } from '../../domain/sync.ts';
-import { contactRequests, deals, files, notifications, productRequests, refunds, users } from '../db/schema.ts';
+import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, staffWatches, users } from '../db/schema.ts';
 import { backends, createTestApp, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
 
 const skip = postgresSkipReason();
@@ -46,12 +46,21 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
     refunds: pages.flatMap((p) => p.refunds.map((r) => r.id)),
     notifications: pages.flatMap((p) => p.notifications.map((r) => r.id)),
     contactRequests: pages.flatMap((p) => p.contactRequests.map((r) => r.id)),
+    contactReplies: pages.flatMap((p) => p.contactReplies.map((r) => r.id)),
     files: pages.flatMap((p) => p.files.map((r) => r.id)),
     profiles: pages.filter((p) => p.profile).length,
   });
 
   async function seedFor(uid: string, n = 1) {
-    const out = { requests: [] as string[], deals: [] as string[], refunds: [] as string[], contacts: [] as string[], files: [] as string[], notes: [] as string[] };
+    const out = {
+      requests: [] as string[],
+      deals: [] as string[],
+      refunds: [] as string[],
+      contacts: [] as string[],
+      replies: [] as string[],
+      files: [] as string[],
+      notes: [] as string[],
+    };
     for (let i = 0; i < n; i++) {
       const [req] = await t.services.db
         .insert(productRequests)
@@ -67,6 +76,11 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
       out.refunds.push(refund.id);
       const [contact] = await t.services.db.insert(contactRequests).values({ userId: uid, subject: `s${i}`, message: 'm' }).returning();
       out.contacts.push(contact.id);
+      const [reply] = await t.services.db
+        .insert(contactReplies)
+        .values({ threadId: contact.id, userId: uid, author: 'staff', authorUid: 'staff-uid', message: `answer ${i}` })
+        .returning();
+      out.replies.push(reply.id);
       const [note] = await t.services.db.insert(notifications).values({ userId: uid, message: `for you ${i}` }).returning();
       out.notes.push(note.id);
       const [file] = await t.services.db
@@ -93,6 +107,7 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
       refunds: [],
       notifications: [],
       contactRequests: [],
+      contactReplies: [],
       files: [],
     });
     expect(res.headers['cache-control']).toBe('no-store');
@@ -110,11 +125,15 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
     expect(page.deals.map((r) => r.id)).toEqual(seeded.deals);
     expect(page.refunds.map((r) => r.id)).toEqual(seeded.refunds);
     expect(page.contactRequests.map((r) => r.id)).toEqual(seeded.contacts);
+    expect(page.contactReplies.map((r) => r.id)).toEqual(seeded.replies);
+    expect(page.contactReplies[0]).toEqual({ id: seeded.replies[0], threadId: seeded.contacts[0], author: 'staff', message: 'answer 0', createdAt: expect.any(String) });
+    expect(page.contactRequests[0]).toMatchObject({ status: 'open' });
+    expect(page.refunds[0]).toMatchObject({ status: 'requested', amount: null, note: null, decidedAt: null });
     expect(page.files.map((r) => r.id)).toEqual(seeded.files);
     expect(page.notifications.map((r) => r.id)).toEqual(expect.arrayContaining(seeded.notes));
     expect(page.requests[0]).toMatchObject({ productRequestType: TOOL, totalAmount: 100, leftToPay: 100, requestDetails: { n: 0 } });
     const again = await pull(u, page.cursor);
-    expect(idsOf([again.page])).toEqual({ requests: [], deals: [], refunds: [], notifications: [], contactRequests: [], files: [], profiles: 0 });
+    expect(idsOf([again.page])).toEqual({ requests: [], deals: [], refunds: [], notifications: [], contactRequests: [], contactReplies: [], files: [], profiles: 0 });
     expect(again.page.cursor).toBe(page.cursor);
   });
 
@@ -146,19 +165,28 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
   it('paging with limit/hasMore loses nothing and repeats nothing, in seq order', async () => {
     const u = await t.user();
     const { page: start } = await pull(u);
-    const seeded = await seedFor(u.uid, 7); // 42 rows in six tables
-    for (const limit of [1, 5, 13, 42]) {
+    const seeded = await seedFor(u.uid, 7); // 49 rows in seven tables
+    for (const limit of [1, 5, 13, 49]) {
       const pages = await pullAll(u, start.cursor, limit);
       const ids = idsOf(pages);
       expect(ids.requests, `limit ${limit}`).toEqual(seeded.requests);
       expect(ids.deals).toEqual(seeded.deals);
       expect(ids.refunds).toEqual(seeded.refunds);
       expect(ids.contactRequests).toEqual(seeded.contacts);
+      expect(ids.contactReplies).toEqual(seeded.replies);
       expect(ids.files).toEqual(seeded.files);
       expect(ids.notifications.filter((id) => seeded.notes.includes(id))).toEqual(seeded.notes);
       for (const p of pages) {
         const rows = idsOf([p]);
-        const count = rows.profiles + rows.requests.length + rows.deals.length + rows.refunds.length + rows.notifications.length + rows.contactRequests.length + rows.files.length;
+        const count =
+          rows.profiles +
+          rows.requests.length +
+          rows.deals.length +
+          rows.refunds.length +
+          rows.notifications.length +
+          rows.contactRequests.length +
+          rows.contactReplies.length +
+          rows.files.length;
         expect(count).toBeLessThanOrEqual(limit);
         if (p.hasMore) expect(count).toBe(limit);
       }
@@ -187,11 +215,47 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
     const theirs = await seedFor(b.uid, 2);
     const pages = await pullAll(a, '0', 1000);
     const body = JSON.stringify(pages);
-    for (const id of [...theirs.requests, ...theirs.deals, ...theirs.refunds, ...theirs.contacts, ...theirs.files, ...theirs.notes]) {
+    for (const id of [...theirs.requests, ...theirs.deals, ...theirs.refunds, ...theirs.contacts, ...theirs.replies, ...theirs.files, ...theirs.notes]) {
       expect(body).not.toContain(id);
     }
     expect(body).not.toContain(b.uid);
     expect(pages.filter((p) => p.profile).every((p) => p.profile?.uid === a.uid)).toBe(true);
+  });
+
+  it('a thread\'s state and its replies come as they change; a decided refund comes with its decision', async () => {
+    const u = await t.user();
+    const seeded = await seedFor(u.uid);
+    const { page } = await pull(u);
+    await t.services.db.update(contactRequests).set({ status: 'closed', awaitingSince: null }).where(eq(contactRequests.id, seeded.contacts[0]));
+    await t.services.db
+      .update(refunds)
+      .set({ status: 'approved', decidedAmount: 40, decisionNote: 'Half of it.', decidedAt: new Date().toISOString(), decidedBy: 'staff-uid' })
+      .where(eq(refunds.id, seeded.refunds[0]));
+    const { res, page: next } = await pull(u, page.cursor);
+    expect(next.contactRequests).toEqual([expect.objectContaining({ id: seeded.contacts[0], status: 'closed' })]);
+    expect(next.refunds).toEqual([expect.objectContaining({ id: seeded.refunds[0], status: 'approved', amount: 40, note: 'Half of it.', decidedAt: expect.any(String) })]);
+    // Staff-side fields never reach the client.
+    expect(res.body).not.toContain('staff-uid');
+    expect(res.body).not.toContain('decidedBy');
+    expect(res.body).not.toContain('awaitingSince');
+    expect(res.body).not.toContain('"version"');
+  });
+
+  it('staff notes and staff watches about a client are never part of their feed', async () => {
+    const [client, staff] = await Promise.all([t.user({ client: true }), t.user({ staff: true })]);
+    const seeded = await seedFor(client.uid);
+    const { page: start } = await pull(client);
+    const [note] = await t.services.db
+      .insert(staffNotes)
+      .values({ subjectUid: client.uid, requestId: seeded.requests[0], authorUid: staff.uid, authorEmail: staff.email, body: 'secret-staff-note' })
+      .returning();
+    await t.services.db.insert(staffWatches).values({ staffUid: staff.uid, kind: 'client', entityId: client.uid, subjectUid: client.uid });
+    await t.services.db.insert(staffWatches).values({ staffUid: staff.uid, kind: 'request', entityId: seeded.requests[0], subjectUid: client.uid });
+    const { res, page } = await pull(client, start.cursor);
+    expect(idsOf([page])).toEqual({ requests: [], deals: [], refunds: [], notifications: [], contactRequests: [], contactReplies: [], files: [], profiles: 0 });
+    for (const secret of [note.id, 'secret-staff-note', staff.uid, staff.email]) expect(res.body).not.toContain(secret);
+    const all = JSON.stringify(await pullAll(client, '0', 1000));
+    for (const secret of [note.id, 'secret-staff-note', staff.uid, staff.email]) expect(all).not.toContain(secret);
   });
 
   it('general notifications appear for everyone, personal ones only for their user', async () => {

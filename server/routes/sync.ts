@@ -5,9 +5,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SyncPage, SyncQuery, emptySyncPage } from '../../domain/sync.ts';
 import type { Db } from '../db/client.ts';
-import { contactRequests, deals, files, notifications, productRequests, refunds, users } from '../db/schema.ts';
+import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, users } from '../db/schema.ts';
 import { toDeal, toProfile, toRefund, toRequest } from '../serialize.ts';
-import { toContactRequest, toNotification, toUserFile } from '../serialize-messages.ts';
+import { toContactReply, toContactRequest, toNotification, toUserFile } from '../serialize-messages.ts';
 import { createSignedLinks } from '../signed-links.ts';
 
 /**
@@ -16,7 +16,7 @@ import { createSignedLinks } from '../signed-links.ts';
  */
 export const SYNCED_FILE_KINDS = ['general'] as const;
 
-type Tag = 'u' | 'r' | 'd' | 'f' | 'n' | 'c' | 'x';
+type Tag = 'u' | 'r' | 'd' | 'f' | 'n' | 'c' | 'm' | 'x';
 
 // drizzle types and()/or() as possibly undefined (the result for no conditions at all); with two
 // conditions they are always SQL, written here as drizzle writes them.
@@ -53,6 +53,8 @@ export async function syncRoutes(app: FastifyInstance) {
         f: eq(refunds.userId, uid),
         n: either(eq(notifications.userId, uid), isNull(notifications.userId)),
         c: eq(contactRequests.userId, uid),
+        // A thread's replies from either side: user_id is the thread's owner, whoever wrote the reply.
+        m: eq(contactReplies.userId, uid),
         x: both(eq(files.userId, uid), inArray(files.kind, [...SYNCED_FILE_KINDS])),
       } satisfies Record<Tag, SQL>;
 
@@ -110,6 +112,13 @@ export async function syncRoutes(app: FastifyInstance) {
             .where(and(owned.c, range(contactRequests)))
             .orderBy(asc(contactRequests.seq))
             .then((rows) => void (page.contactRequests = rows.map(toContactRequest))),
+        has.has('m') &&
+          app.db
+            .select()
+            .from(contactReplies)
+            .where(and(owned.m, range(contactReplies)))
+            .orderBy(asc(contactReplies.seq))
+            .then((rows) => void (page.contactReplies = rows.map(toContactReply))),
         has.has('x') &&
           app.db
             .select()
@@ -124,7 +133,9 @@ export async function syncRoutes(app: FastifyInstance) {
 }
 
 /**
- * The next `n` changes of this user's, as (table tag, seq), across every synced table. Each branch
+ * The next `n` changes of this user's, as (table tag, seq), across every table of the client's feed.
+ * staff_notes and staff_watches draw from the same sequence but are staff-only: they must never get a
+ * branch here (the gaps they leave in a client's seq are harmless: the feed only needs order). Each branch
  * is an index range scan on (user_id, seq) cut at `n`, so the cost does not grow with history.
  * seq is read as text (node-postgres and PGlite disagree on how they return int8) but sorted as a number.
  */
@@ -143,6 +154,7 @@ async function nextChanges(db: Db, uid: string, cursor: string, n: number): Prom
       UNION ALL (SELECT 'n', seq FROM notifications WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
       UNION ALL (SELECT 'n', seq FROM notifications WHERE user_id IS NULL AND seq > ${c} ORDER BY seq LIMIT ${n})
       UNION ALL (SELECT 'c', seq FROM contact_requests WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
+      UNION ALL (SELECT 'm', seq FROM contact_replies WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
       UNION ALL (SELECT 'x', seq FROM files WHERE user_id = ${uid} AND kind IN (${kinds}) AND seq > ${c} ORDER BY seq LIMIT ${n})
     ) AS changes
     ORDER BY changes.seq
