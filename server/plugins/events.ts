@@ -3,12 +3,12 @@ import type { Events } from '../events.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Data-free pokes to a user's open streams, across server instances (server/events.ts). */
+    /** Data-free pokes to a user's open streams, and to staff streams, across server instances (server/events.ts). */
     events: Events;
   }
 }
 
-/** app.events: writes poke after they commit, the event stream subscribes. */
+/** app.events: writes poke after they commit (pokeStaff for staff-only changes), the event stream subscribes. */
 export const eventsPlugin = fp<{ events: Events }>(
   async (app, { events }) => {
     app.decorate('events', events);

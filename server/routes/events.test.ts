@@ -1,10 +1,12 @@
 import { rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, registerServices } from '../app.ts';
 import { openServices, type Services } from '../compose.ts';
+import { users } from '../db/schema.ts';
 import { authPlugin } from '../plugins/auth.ts';
 import { createTestApp, defined, emulatorHost, freshPostgresUrl, postgresSkipReason, signUp, testConfig, type TestApp, type TestUser } from '../test-helper.ts';
 import { eventRoutes } from './events.ts';
@@ -92,18 +94,20 @@ function baseUrl(app: FastifyInstance): string {
   return `http://127.0.0.1:${addr.port}`;
 }
 
-/** Counts live subscriptions by wrapping services.events.subscribe (the route calls it per request). */
+/** Counts live subscriptions by wrapping services.events.subscribe and subscribeStaff (the route calls them per request). */
 function countSubscriptions(services: Services) {
-  const original = services.events.subscribe.bind(services.events);
   const state = { live: 0 };
-  services.events.subscribe = (uid, fn) => {
+  const counted = (off: () => void) => {
     state.live++;
-    const off = original(uid, fn);
     return () => {
       state.live--;
       off();
     };
   };
+  const subscribe = services.events.subscribe.bind(services.events);
+  const subscribeStaff = services.events.subscribeStaff.bind(services.events);
+  services.events.subscribe = (uid, fn) => counted(subscribe(uid, fn));
+  services.events.subscribeStaff = (fn) => counted(subscribeStaff(fn));
   return state;
 }
 
@@ -112,6 +116,7 @@ describe('GET /api/events (PGlite)', () => {
   let base: string;
   let alice: TestUser;
   let bob: TestUser;
+  let staff: TestUser;
   let subs: { live: number };
 
   beforeAll(async () => {
@@ -119,7 +124,7 @@ describe('GET /api/events (PGlite)', () => {
     subs = countSubscriptions(t.services);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = baseUrl(t.app);
-    [alice, bob] = await Promise.all([t.user(), t.user()]);
+    [alice, bob, staff] = await Promise.all([t.user(), t.user(), t.user({ staff: true })]);
   });
   afterAll(async () => {
     // fetch (undici) may hold a spare socket open that never sent a request; the server counts it
@@ -180,6 +185,56 @@ describe('GET /api/events (PGlite)', () => {
     }
   });
 
+  it("pokes staff streams when any user's data changes, and no other user's", async () => {
+    const s = await openStream(base, staff.token);
+    const b = await openStream(base, bob.token);
+    try {
+      await Promise.all([s.until(() => s.count('ready') === 1), b.until(() => b.count('ready') === 1)]);
+      await t.services.events.poke(alice.uid);
+      await s.until(() => s.count('poke') === 1);
+      await sleep(300);
+      expect(b.count('poke')).toBe(0);
+    } finally {
+      await Promise.all([s.close(), b.close()]);
+    }
+  });
+
+  it('pokes staff streams alone for a staff-only change (pokeStaff)', async () => {
+    const s = await openStream(base, staff.token);
+    const a = await openStream(base, alice.token);
+    try {
+      await Promise.all([s.until(() => s.count('ready') === 1), a.until(() => a.count('ready') === 1)]);
+      await t.services.events.pokeStaff();
+      await s.until(() => s.count('poke') === 1);
+      await sleep(300);
+      expect(a.count('poke')).toBe(0);
+      // A staff member's own poke and a staff poke in one burst are still one poke.
+      await Promise.all([t.services.events.pokeStaff(), t.services.events.poke(staff.uid)]);
+      await s.until(() => s.count('poke') === 2);
+      await sleep(300);
+      expect(s.count('poke')).toBe(2);
+    } finally {
+      await Promise.all([s.close(), a.close()]);
+    }
+  });
+
+  it('pokes a staff stream when a route changes a client’s data (contact request)', async () => {
+    const s = await openStream(base, staff.token);
+    try {
+      await s.until(() => s.count('ready') === 1);
+      const res = await fetch(`${base}/api/contact`, {
+        method: 'POST',
+        headers: { ...alice.headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ contactRequest: { subject: 'Any news?', message: 'Hello' } }),
+      });
+      expect(res.status).toBe(201);
+      await res.body?.cancel();
+      await s.until(() => s.count('poke') === 1);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('coalesces a burst of pokes into one', async () => {
     const a = await openStream(base, alice.token);
     try {
@@ -230,16 +285,18 @@ describe('GET /api/events (PGlite)', () => {
     await s.close();
   });
 
-  it('unsubscribes when the client goes away', async () => {
-    await sleep(50);
-    const before = subs.live;
-    const a = await openStream(base, alice.token);
-    await a.until(() => a.count('ready') === 1);
-    expect(subs.live).toBe(before + 1);
-    await a.close();
-    const deadline = Date.now() + 2000;
-    while (subs.live !== before && Date.now() < deadline) await sleep(20);
-    expect(subs.live).toBe(before);
+  it('unsubscribes when the client goes away, a staff stream from both topics', async () => {
+    for (const [user, topics] of [[alice, 1], [staff, 2]] as const) {
+      await sleep(50);
+      const before = subs.live;
+      const a = await openStream(base, user.token);
+      await a.until(() => a.count('ready') === 1);
+      expect(subs.live).toBe(before + topics);
+      await a.close();
+      const deadline = Date.now() + 2000;
+      while (subs.live !== before && Date.now() < deadline) await sleep(20);
+      expect(subs.live).toBe(before);
+    }
   });
 });
 
@@ -304,6 +361,33 @@ describe.skipIf(!!skip)('GET /api/events across two app instances on one Postgre
       await otherOnA.until(() => otherOnA.count('poke') === 1, 5000);
     } finally {
       await Promise.all([onA.close(), otherOnA.close()]);
+    }
+  });
+
+  it('a staff stream on instance A hears a client poke and a staff poke sent by instance B', async () => {
+    const url = await freshPostgresUrl();
+    const a = await instance(url);
+    const b = await instance(url);
+    const emulator = emulatorHost();
+    const email = `xs-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@test.example`;
+    const member = await signUp(emulator, email, 'Secret#123');
+    const client = await signUp(emulator, `c-${email}`, 'Secret#123');
+    // The first authenticated call creates the profile; the role is then granted in the database.
+    const me = await fetch(`${a.base}/api/user`, { headers: { authorization: `Bearer ${member.idToken}` } });
+    expect(me.status).toBe(200);
+    await me.body?.cancel();
+    await a.services.db.update(users).set({ isStaff: true }).where(eq(users.uid, member.localId));
+
+    const onA = await openStream(a.base, member.idToken);
+    try {
+      await onA.until(() => onA.count('ready') === 1);
+      await b.services.events.poke(client.localId);
+      await onA.until(() => onA.count('poke') === 1, 5000);
+      await sleep(300);
+      await b.services.events.pokeStaff();
+      await onA.until(() => onA.count('poke') === 2, 5000);
+    } finally {
+      await onA.close();
     }
   });
 });

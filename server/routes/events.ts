@@ -12,9 +12,10 @@ const DEFAULTS: EventStreamOptions = { heartbeatMs: 25_000, coalesceMs: 100 };
 
 /**
  * GET /api/events: a Server-Sent Events stream of data-free pokes ("something of yours changed,
- * pull"). The client reads it with fetch streaming so it can send the Authorization header, which
- * EventSource cannot. The data itself always travels through GET /api/sync, so a lost or duplicated
- * poke costs at most one extra pull and never a wrong replica (docs/decisions/001-delta-sync-and-idempotency.md).
+ * pull"; a staff member's stream also hears every client's change). The client reads it with fetch
+ * streaming so it can send the Authorization header, which EventSource cannot. The data itself always
+ * travels through GET /api/sync (and GET /api/staff/sync), so a lost or duplicated poke costs at most
+ * one extra pull and never a wrong replica (docs/decisions/001-delta-sync-and-idempotency.md).
  * The timings are plugin options, so a test can shorten them.
  */
 export async function eventRoutes(app: FastifyInstance, options: Partial<EventStreamOptions> = {}) {
@@ -46,19 +47,24 @@ export async function eventRoutes(app: FastifyInstance, options: Partial<EventSt
     const write = (chunk: string) => {
       if (!res.writableEnded && !res.destroyed) res.write(chunk);
     };
-    const unsubscribe = app.events.subscribe(uid, () => {
+    const onPoke = () => {
       pending ??= setTimeout(() => {
         pending = null;
         write('event: poke\ndata: {}\n\n');
       }, coalesceMs);
-    });
+    };
+    const unsubscribes = [app.events.subscribe(uid, onPoke)];
+    // A staff member's stream also hears every client's change, so the workspace pulls the staff feed
+    // (docs/decisions/008-staff-feed.md). The role is read from the database at connect; if it is revoked
+    // while the stream is open, the stream keeps hearing data-free pokes only, and the feed itself answers 403.
+    if (request.user.isStaff) unsubscribes.push(app.events.subscribeStaff(onPoke));
     const heartbeat = setInterval(() => write(': ping\n\n'), heartbeatMs);
 
     let closed = false;
     const cleanup = () => {
       if (closed) return;
       closed = true;
-      unsubscribe();
+      for (const off of unsubscribes) off();
       clearInterval(heartbeat);
       if (pending) clearTimeout(pending);
       open.delete(res);
