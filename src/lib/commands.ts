@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ContactReply, ContactRequest, type InitialFormFields, ProductRequest, Profile, RefundRequest } from '../../domain/schemas.ts';
+import { ContactReply, ContactRequest, type InitialFormFields, ProductRequest, Profile, type RefundBody, RefundRequest } from '../../domain/schemas.ts';
 import { type ToolDefinition, detailKey } from '../../domain/tools.ts';
 import type { FormPayload, LocalRequest, OutboxCommand, PortalDb } from './db.ts';
 import { type CommandHandler, enqueue } from './outbox.ts';
@@ -102,12 +102,17 @@ export async function queuePurchase(db: PortalDb, tool: ToolDefinition, values: 
   return id;
 }
 
-export async function queueRefund(db: PortalDb, refund: Omit<RefundRequest, 'id' | 'createdAt'>, toolName: string): Promise<string> {
+/**
+ * Queues a refund request. The body is exactly the spec's payload; the optimistic row adds what a fresh
+ * refund has on the server (no decision yet), so the request's row reads "Refund requested" at once.
+ */
+export async function queueRefund(db: PortalDb, refund: RefundBody['refundRequest'], toolName: string): Promise<string> {
   const id = crypto.randomUUID();
+  const row = { ...refund, id, createdAt: new Date().toISOString(), status: 'requested' as const, amount: null, note: null, decidedAt: null };
   await enqueue(
     db,
     { id, kind: 'refund', label: `Refund for ${toolName}`, method: 'POST', path: '/refund', json: { refundRequest: refund }, target: { table: 'refunds', id } },
-    () => db.refunds.add({ ...refund, id, createdAt: new Date().toISOString(), pending: true, commandId: id }),
+    () => db.refunds.add({ ...row, pending: true, commandId: id }),
   );
   return id;
 }
@@ -117,7 +122,23 @@ export async function queueContact(db: PortalDb, subject: string, message: strin
   await enqueue(
     db,
     { id, kind: 'contact', label: `Message: ${subject}`, method: 'POST', path: '/contact', json: { contactRequest: { subject, message } }, target: { table: 'contactRequests', id } },
-    () => db.contactRequests.add({ id, subject, message, createdAt: new Date().toISOString(), pending: true, commandId: id }),
+    () => db.contactRequests.add({ id, subject, message, createdAt: new Date().toISOString(), status: 'open', pending: true, commandId: id }),
+  );
+  return id;
+}
+
+/**
+ * Queues a reply in a support thread (`threadId` is the server's id of the contact request). The reply shows
+ * at once, badged until sent. The server reopens a closed thread when the reply arrives; the thread's status
+ * comes back through the sync, so it is not changed here.
+ */
+export async function queueContactReply(db: PortalDb, threadId: string, subject: string, message: string): Promise<string> {
+  const id = crypto.randomUUID();
+  const path = `/contact/${encodeURIComponent(threadId)}/replies`;
+  await enqueue(
+    db,
+    { id, kind: 'contactReply', label: `Reply: ${subject}`, method: 'POST', path, json: { reply: { message } }, target: { table: 'contactReplies', id } },
+    () => db.contactReplies.add({ id, threadId, author: 'client', message, createdAt: new Date().toISOString(), pending: true, commandId: id }),
   );
   return id;
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { type OutboxCommand, PortalDb } from './db.ts';
 import { type SenderDeps, backoff, enqueue, sendNext } from './outbox.ts';
 
-const okSchema = z.object({ id: z.string(), subject: z.string(), message: z.string(), createdAt: z.string() });
+const okSchema = z.object({ id: z.string(), subject: z.string(), message: z.string(), createdAt: z.string(), status: z.enum(['open', 'closed']).default('open') });
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -44,7 +44,7 @@ async function queueContact(db: PortalDb, id: string, subject = 'Hello') {
   await enqueue(
     db,
     { id, kind: 'contact', label: subject, method: 'POST', path: '/contact', json: { contactRequest: { subject, message: 'm' } }, target: { table: 'contactRequests', id } },
-    () => db.contactRequests.add({ id, subject, message: 'm', createdAt: new Date().toISOString(), pending: true, commandId: id }),
+    () => db.contactRequests.add({ id, subject, message: 'm', createdAt: new Date().toISOString(), status: 'open', pending: true, commandId: id }),
   );
 }
 

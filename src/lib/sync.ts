@@ -27,7 +27,7 @@ export function fetchSyncPage(cursor: string): Promise<SyncPage> {
 }
 
 export async function applyPage(db: PortalDb, page: SyncPage): Promise<void> {
-  const tables = [db.profile, db.requests, db.deals, db.refunds, db.notifications, db.contactRequests, db.files, db.meta, db.outbox];
+  const tables = [db.profile, db.requests, db.deals, db.refunds, db.notifications, db.contactRequests, db.contactReplies, db.files, db.meta, db.outbox];
   await db.transaction('rw', tables, async () => {
     if (page.profile) await db.profile.put(await keepUnsentInitialForm(db, page.profile));
     if (page.requests.length) await db.requests.bulkPut(page.requests);
@@ -35,8 +35,9 @@ export async function applyPage(db: PortalDb, page: SyncPage): Promise<void> {
     if (page.refunds.length) await db.refunds.bulkPut(page.refunds);
     if (page.notifications.length) await db.notifications.bulkPut(page.notifications);
     if (page.contactRequests.length) await db.contactRequests.bulkPut(page.contactRequests);
+    if (page.contactReplies.length) await db.contactReplies.bulkPut(page.contactReplies);
     if (page.files.length) await db.files.bulkPut(page.files);
-    await retireConfirmedCommands(db, [...page.requests, ...page.refunds, ...page.contactRequests]);
+    await retireConfirmedCommands(db, [...page.requests, ...page.refunds, ...page.contactRequests, ...page.contactReplies]);
     await db.meta.put({ key: CURSOR_KEY, value: page.cursor });
     await db.meta.put({ key: LAST_SYNC_KEY, value: Date.now() });
   });
@@ -53,7 +54,12 @@ async function retireConfirmedCommands(db: PortalDb, rows: { id: string; command
   // An edited command has a new id but still owns its original optimistic row (target.id).
   const commands = await db.outbox.where('id').anyOf(confirmed).toArray();
   const optimistic = [...confirmed, ...commands.map((c) => c.target.id)];
-  await Promise.all([db.requests.bulkDelete(optimistic), db.refunds.bulkDelete(optimistic), db.contactRequests.bulkDelete(optimistic)]);
+  await Promise.all([
+    db.requests.bulkDelete(optimistic),
+    db.refunds.bulkDelete(optimistic),
+    db.contactRequests.bulkDelete(optimistic),
+    db.contactReplies.bulkDelete(optimistic),
+  ]);
   await db.outbox.bulkDelete(commands.map((c) => c.seq!));
 }
 
@@ -74,6 +80,7 @@ function pageSize(page: SyncPage): number {
     page.refunds.length +
     page.notifications.length +
     page.contactRequests.length +
+    page.contactReplies.length +
     page.files.length
   );
 }

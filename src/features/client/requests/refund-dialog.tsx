@@ -1,4 +1,4 @@
-import { Button, Field, RadioGroup, Stack, Textarea } from '@chakra-ui/react';
+import { Button, Center, Field, RadioGroup, Spinner, Stack, Text, Textarea } from '@chakra-ui/react';
 import { useState } from 'react';
 import { refundTypeLabel, refundTypes } from '../../../../domain/enums.ts';
 import { texts } from '../../../../domain/texts.ts';
@@ -7,17 +7,51 @@ import type { LocalRequest } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';
 import { useQueuedCommand } from '../../../lib/use-queued-command.ts';
 import { Popup } from '../../../components/popup.tsx';
+import { refundPendingText, undecidedRefund, useRequestRefunds } from './use-refunds.ts';
 import { toolOf } from './use-requests.ts';
 
 type RefundType = (typeof refundTypes)[number];
 
-/** Request Refund: reason and type are both required; the refund goes through the outbox. */
+/**
+ * Request Refund: reason and type are both required; the refund goes through the outbox. While an earlier
+ * refund of the request waits for a decision (sent or still queued), the server would refuse another, so the
+ * popup says so instead of offering a form whose answer is known.
+ */
 export function RefundDialog({ request, onClose }: { request: LocalRequest | null; onClose(): void }) {
   return (
     <Popup open={request !== null} onClose={onClose} title="Request Refund">
-      {request && <RefundForm key={request.id} request={request} onClose={onClose} />}
+      {request && <RefundContent key={request.id} request={request} onClose={onClose} />}
     </Popup>
   );
+}
+
+function RefundContent({ request, onClose }: { request: LocalRequest; onClose(): void }) {
+  const refunds = useRequestRefunds(request.id);
+  const current = refunds === undefined ? null : undecidedRefund(refunds) ? 'blocked' : 'form';
+  // Decided once, when the replica first answers: the refund this form queues must not swap the form for the notice.
+  const [latched, setLatched] = useState(current);
+  if (latched === null && current !== null) setLatched(current);
+  const view = latched ?? current;
+  if (view === null) {
+    return (
+      <Center py="6">
+        <Spinner color="brand.solid" aria-label="Loading refunds" />
+      </Center>
+    );
+  }
+  if (view === 'blocked') {
+    return (
+      <Stack gap="5">
+        <Text data-testid="refund-pending">{refundPendingText}</Text>
+        <Stack direction="row" justify="flex-end">
+          <Button colorPalette="brand" onClick={onClose}>
+            OK
+          </Button>
+        </Stack>
+      </Stack>
+    );
+  }
+  return <RefundForm request={request} onClose={onClose} />;
 }
 
 function RefundForm({ request, onClose }: { request: LocalRequest; onClose(): void }) {
@@ -49,12 +83,7 @@ function RefundForm({ request, onClose }: { request: LocalRequest; onClose(): vo
           <Field.ErrorText>{reasonError}</Field.ErrorText>
         </Field.Root>
         <Field.Root required invalid={touched && !!typeError}>
-          <RadioGroup.Root
-            value={type}
-            onValueChange={(e) => setType((e.value ?? '') as RefundType | '')}
-            colorPalette="brand"
-            aria-label="Refund type"
-          >
+          <RadioGroup.Root value={type} onValueChange={(e) => setType((e.value ?? '') as RefundType | '')} colorPalette="brand" aria-label="Refund type">
             <RadioGroup.Label mb="2" display="block" fontWeight="medium">
               Refund type <Field.RequiredIndicator />
             </RadioGroup.Label>

@@ -1,8 +1,12 @@
-import { DataList, Text } from '@chakra-ui/react';
+import { Badge, Box, DataList, HStack, Heading, Text } from '@chakra-ui/react';
+import { refundTypeLabel } from '../../../../domain/enums.ts';
 import { formatDate, formatMoney, capitalise } from '../../../../domain/format.ts';
+import type { RefundStatus } from '../../../../domain/schemas.ts';
+import { texts } from '../../../../domain/texts.ts';
 import { visibleDetails } from '../../../../domain/tools.ts';
-import type { LocalRequest } from '../../../lib/db.ts';
+import type { LocalRefund, LocalRequest } from '../../../lib/db.ts';
 import { Popup } from '../../../components/popup.tsx';
+import { useRequestRefunds } from './use-refunds.ts';
 import { toolOf } from './use-requests.ts';
 
 function displayValue(type: string | undefined, value: unknown): string {
@@ -13,10 +17,11 @@ function displayValue(type: string | undefined, value: unknown): string {
   return String(value);
 }
 
-/** Request Details: the submitted answers (prefix stripped, attachments hidden) and the money. */
+/** Request Details: the submitted answers (prefix stripped, attachments hidden), the money and the refunds asked for. */
 export function RequestDetailsDialog({ request, onClose }: { request: LocalRequest | null; onClose(): void }) {
   const tool = request ? toolOf(request) : undefined;
   const details = request ? visibleDetails(request.productRequestType, request.requestDetails) : [];
+  const refunds = useRequestRefunds(request?.id ?? null);
   return (
     <Popup open={request !== null} onClose={onClose} title="Request Details">
       {request && (
@@ -59,6 +64,57 @@ export function RequestDetailsDialog({ request, onClose }: { request: LocalReque
           </DataList.Item>
         </DataList.Root>
       )}
+      {request && refunds?.map((refund) => <RefundSection key={refund.id} refund={refund} />)}
     </Popup>
+  );
+}
+
+const decisionLabel: Record<RefundStatus, string> = { requested: 'Waiting for a decision', approved: 'Approved', declined: 'Declined' };
+
+/** One refund of the request: what the client asked and, once staff decided, the decision with its amount and note. */
+function RefundSection({ refund }: { refund: LocalRefund }) {
+  return (
+    <Box
+      as="section"
+      aria-label="Refund"
+      data-testid="refund-section"
+      data-refund-status={refund.status}
+      mt="6"
+      pt="4"
+      borderTopWidth="1px"
+      borderColor="portal.border"
+    >
+      <HStack gap="2" mb="3" wrap="wrap">
+        <Heading as="h3" fontSize="md">
+          Refund
+        </Heading>
+        {refund.pending && (
+          <Badge colorPalette="yellow" variant="outline">
+            {texts.waitingToSend}
+          </Badge>
+        )}
+      </HStack>
+      <DataList.Root orientation="horizontal" gap="3" size="md">
+        <Row label="Type">{refundTypeLabel[refund.refundRequestType]}</Row>
+        <Row label="Reason">{refund.reason}</Row>
+        <Row label="Requested on">{formatDate(refund.createdAt)}</Row>
+        <Row label="Decision">{decisionLabel[refund.status]}</Row>
+        {/* A declined refund has no amount; "Awaiting definition" would promise one. */}
+        {(refund.status === 'approved' || refund.amount !== null) && <Row label="Amount">{formatMoney(refund.amount)}</Row>}
+        {refund.decidedAt && <Row label="Decided on">{formatDate(refund.decidedAt)}</Row>}
+        {refund.note && <Row label="Note from support">{refund.note}</Row>}
+      </DataList.Root>
+    </Box>
+  );
+}
+
+function Row({ label, children }: { label: string; children: string }) {
+  return (
+    <DataList.Item>
+      <DataList.ItemLabel minWidth="40%">{label}</DataList.ItemLabel>
+      <DataList.ItemValue wordBreak="break-word" whiteSpace="pre-wrap">
+        {children}
+      </DataList.ItemValue>
+    </DataList.Item>
   );
 }

@@ -8,9 +8,11 @@ import { ToolIcon } from '../../../components/tool-icon.tsx';
 import type { LocalRequest } from '../../../lib/db.ts';
 import { useIsMobile } from '../../../lib/ui-state.ts';
 import { LiveDetailsDialog } from './live-details-dialog.tsx';
+import { RefundBadge } from './refund-badge.tsx';
 import { RefundDialog } from './refund-dialog.tsx';
 import { RequestDetailsDialog } from './request-details-dialog.tsx';
 import { type RowAction, RowActionsMenu } from './row-actions-menu.tsx';
+import { useLatestRefunds } from './use-refunds.ts';
 import { PAGE_SIZE, toolOf, useRequestPage } from './use-requests.ts';
 
 export interface RequestsTableProps {
@@ -29,6 +31,7 @@ export function RequestsTable({ title, tool: only, emptyText = texts.nothingFoun
   const [page, setPage] = useState(0);
   const data = useRequestPage(only, page);
   const requests = data?.rows;
+  const refunds = useLatestRefunds(requests?.map((r) => r.id));
   const [open, setOpen] = useState<{ action: RowAction; request: LocalRequest } | null>(null);
   const close = () => setOpen(null);
   const pick = (action: RowAction) => (open?.action === action ? open.request : null);
@@ -72,6 +75,7 @@ export function RequestsTable({ title, tool: only, emptyText = texts.nothingFoun
               <Table.Body>
                 {requests.map((request) => {
                   const tool = toolOf(request);
+                  const refund = refunds.get(request.id);
                   return (
                     <Table.Row key={request.id} data-request-id={request.id} data-status={request.status}>
                       <Table.Cell>
@@ -90,6 +94,7 @@ export function RequestsTable({ title, tool: only, emptyText = texts.nothingFoun
                       <Table.Cell>
                         <HStack gap="2" wrap="wrap">
                           <RequestStatusBadge status={request.status} />
+                          {refund && <RefundBadge status={refund.status} />}
                           {request.pending && (
                             <Badge colorPalette="yellow" variant="outline">
                               {texts.waitingToSend}
