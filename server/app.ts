@@ -33,6 +33,8 @@ import { notificationRoutes } from './routes/notifications.ts';
 import { requestRoutes } from './routes/requests.ts';
 import { staffActionRoutes } from './routes/staff-actions.ts';
 import { staffReadRoutes } from './routes/staff-read.ts';
+import { staffSupportRoutes } from './routes/staff-support.ts';
+import { staffSyncRoutes } from './routes/staff-sync.ts';
 import { syncRoutes } from './routes/sync.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { userRoutes } from './routes/user.ts';
@@ -115,6 +117,8 @@ const routePlugins = [
   adminRoutes,
   staffReadRoutes,
   staffActionRoutes,
+  staffSupportRoutes,
+  staffSyncRoutes,
   syncRoutes,
   eventRoutes,
 ];

@@ -1,12 +1,12 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { allowedActions } from '../domain/lifecycle.ts';
-import { type ClientFile, queueTabs, queueTabStatus, type QueueTab, type RequestFile } from '../domain/staff.ts';
+import { type ClientFile, queueTabs, queueTabStatus, type QueueTab, type RequestFile, type RequestTab, type StaffThread } from '../domain/staff.ts';
 import { clientHistory, requestHistory } from './audit.ts';
 import type { Db } from './db/client.ts';
-import { contactRequests, deals, files, notifications, productRequests, refunds, users } from './db/schema.ts';
+import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, users } from './db/schema.ts';
 import { notFound } from './errors.ts';
-import { toContactRequest, toNotification, toUserFile } from './serialize-messages.ts';
-import { clientName, toRefund, toStaffClient, toStaffDeal, toStaffFile, toStaffRequest } from './serialize.ts';
+import { toNotification, toStaffNote, toStaffThread, toUserFile } from './serialize-messages.ts';
+import { clientName, toStaffClient, toStaffDeal, toStaffFile, toStaffRefund, toStaffRequest } from './serialize.ts';
 import type { SignedLinks } from './signed-links.ts';
 import { UUID } from './storage.ts';
 
@@ -19,56 +19,107 @@ import { UUID } from './storage.ts';
 /** A lead: signed up, not approved as a client, and not on the team. */
 export const isLead = and(eq(users.isClient, false), eq(users.isStaff, false), eq(users.isAdmin, false));
 
+/** A thread waits for our reply from the client's last message until staff answer or close it. */
+export const isAwaitingReply = isNotNull(contactRequests.awaitingSince);
+/** A refund waits for a decision until staff approve or decline it. */
+export const isUndecidedRefund = eq(refunds.status, 'requested');
+
 /**
  * Every tab's size, unfiltered by the search, in one statement. One COUNT per tab rather than one
  * COUNT … GROUP BY status: each reads only its own slice of the queue indexes, where the grouped form
  * reads the whole table, Rejected included (at 50,000 requests about twice as slow on PGlite, about
- * the same on PostgreSQL; bench/README.md).
+ * the same on PostgreSQL; bench/README.md). Threads and refunds read their own partial/queue index.
  */
 export async function queueCounts(db: Db): Promise<Record<QueueTab, number>> {
-  const countOf = (tab: QueueTab) =>
-    tab === 'leads'
-      ? sql`(SELECT count(*) FROM ${users} WHERE ${isLead})::int AS ${sql.identifier(tab)}`
-      : sql`(SELECT count(*) FROM ${productRequests} WHERE ${eq(productRequests.status, queueTabStatus[tab])})::int AS ${sql.identifier(tab)}`;
+  const countOf = (tab: QueueTab) => sql`(${tabCount(tab)})::int AS ${sql.identifier(tab)}`;
   const result = await db.execute(sql`SELECT ${sql.join(queueTabs.map(countOf), sql`, `)}`);
   const [row] = (result as unknown as { rows: Record<QueueTab, number | string>[] }).rows;
   return Object.fromEntries(queueTabs.map((tab) => [tab, Number(row[tab])])) as Record<QueueTab, number>;
 }
 
+function tabCount(tab: QueueTab): SQL {
+  switch (tab) {
+    case 'leads':
+      return sql`SELECT count(*) FROM ${users} WHERE ${isLead}`;
+    case 'threads':
+      return sql`SELECT count(*) FROM ${contactRequests} WHERE ${isAwaitingReply}`;
+    case 'refunds':
+      return sql`SELECT count(*) FROM ${refunds} WHERE ${isUndecidedRefund}`;
+    default:
+      return requestTabCount(tab);
+  }
+}
+
+function requestTabCount(tab: RequestTab): SQL {
+  return sql`SELECT count(*) FROM ${productRequests} WHERE ${eq(productRequests.status, queueTabStatus[tab])}`;
+}
+
 export async function clientFile(db: Db, links: SignedLinks, uid: string): Promise<ClientFile> {
   const [user] = await db.select().from(users).where(eq(users.uid, uid));
   if (!user) throw notFound(`Client ${uid} not found`);
-  const [requestRows, fileRows, dealRows, refundRows, contactRows, notificationRows, history] = await Promise.all([
+  const [requestRows, fileRows, dealRows, refundRows, threads, notificationRows, noteRows, history] = await Promise.all([
     db.select().from(productRequests).where(eq(productRequests.userId, uid)).orderBy(desc(productRequests.createdAt), desc(productRequests.id)),
     db.select().from(files).where(and(eq(files.userId, uid), inArray(files.kind, ['attachment', 'general']))).orderBy(desc(files.createdAt), desc(files.id)),
     db.select().from(deals).where(eq(deals.userId, uid)).orderBy(desc(deals.createdAt), desc(deals.id)),
     db.select().from(refunds).where(eq(refunds.userId, uid)).orderBy(desc(refunds.createdAt), desc(refunds.id)),
-    db.select().from(contactRequests).where(eq(contactRequests.userId, uid)).orderBy(desc(contactRequests.createdAt), desc(contactRequests.id)),
+    clientThreads(db, uid),
     db.select().from(notifications).where(eq(notifications.userId, uid)).orderBy(desc(notifications.createdAt), desc(notifications.id)),
+    // Notes on the client and on any of their requests: a request note carries its owner as subject.
+    db.select().from(staffNotes).where(eq(staffNotes.subjectUid, uid)).orderBy(desc(staffNotes.createdAt), desc(staffNotes.seq)),
     clientHistory(db, uid),
   ]);
+  // A refund's request is one of the client's, already read: its `paid` needs no second query.
+  const paidOf = new Map(requestRows.map((r) => [r.id, r.paid]));
   return {
     client: toStaffClient(user),
     requests: requestRows.map(toStaffRequest),
     evidence: fileRows.flatMap((f) => (f.kind === 'attachment' && f.requestId !== null ? [{ ...toStaffFile(f), requestId: f.requestId }] : [])),
     deals: dealRows.map((d) => toStaffDeal(d, links)),
-    refunds: refundRows.map(toRefund),
-    contactRequests: contactRows.map(toContactRequest),
+    refunds: refundRows.map((r) => toStaffRefund(r, paidOf.get(r.requestId) ?? 0)),
+    threads,
     files: fileRows.filter((f) => f.kind === 'general').map(toUserFile),
     notifications: notificationRows.map(toNotification),
+    notes: noteRows.map(toStaffNote),
     history,
   };
+}
+
+/**
+ * The client's support threads, newest first, each with its replies oldest first. Two queries
+ * whatever the number of threads: every reply of the client is read at once (contact_replies_user_seq)
+ * and shared out by thread.
+ */
+async function clientThreads(db: Db, uid: string): Promise<StaffThread[]> {
+  const [threadRows, replyRows] = await Promise.all([
+    db.select().from(contactRequests).where(eq(contactRequests.userId, uid)).orderBy(desc(contactRequests.createdAt), desc(contactRequests.id)),
+    // Replies written in one transaction share created_at; seq keeps them in commit order.
+    db.select().from(contactReplies).where(eq(contactReplies.userId, uid)).orderBy(asc(contactReplies.createdAt), asc(contactReplies.seq)),
+  ]);
+  const byThread = new Map<string, typeof replyRows>();
+  for (const reply of replyRows) {
+    const list = byThread.get(reply.threadId);
+    if (list) list.push(reply);
+    else byThread.set(reply.threadId, [reply]);
+  }
+  return threadRows.map((row) => toStaffThread(row, byThread.get(row.id) ?? []));
+}
+
+/** One thread with its replies oldest first, as the support routes answer it. */
+export async function staffThread(db: Db, row: typeof contactRequests.$inferSelect): Promise<StaffThread> {
+  const replies = await db.select().from(contactReplies).where(eq(contactReplies.threadId, row.id)).orderBy(asc(contactReplies.createdAt), asc(contactReplies.seq));
+  return toStaffThread(row, replies);
 }
 
 export async function requestFile(db: Db, links: SignedLinks, requestId: string): Promise<RequestFile> {
   if (!UUID.test(requestId)) throw notFound('Request not found');
   const [row] = await db.select().from(productRequests).where(eq(productRequests.id, requestId));
   if (!row) throw notFound('Request not found');
-  const [[owner], fileRows, dealRows, refundRows, history] = await Promise.all([
+  const [[owner], fileRows, dealRows, refundRows, noteRows, history] = await Promise.all([
     db.select().from(users).where(eq(users.uid, row.userId)),
     db.select().from(files).where(and(eq(files.requestId, row.id), inArray(files.kind, ['attachment', 'final']))).orderBy(desc(files.createdAt), desc(files.id)),
     db.select().from(deals).where(eq(deals.requestId, row.id)).orderBy(desc(deals.createdAt), desc(deals.id)),
     db.select().from(refunds).where(eq(refunds.requestId, row.id)).orderBy(desc(refunds.createdAt), desc(refunds.id)),
+    db.select().from(staffNotes).where(eq(staffNotes.requestId, row.id)).orderBy(desc(staffNotes.createdAt), desc(staffNotes.seq)),
     requestHistory(db, row.id),
   ]);
   const request = toStaffRequest(row);
@@ -79,10 +130,9 @@ export async function requestFile(db: Db, links: SignedLinks, requestId: string)
     evidence: fileRows.filter((f) => f.kind === 'attachment').reverse().map(toStaffFile),
     finalFiles: fileRows.filter((f) => f.kind === 'final').map(toStaffFile),
     deals: dealRows.map((d) => toStaffDeal(d, links)),
-    refunds: refundRows.map(toRefund),
+    refunds: refundRows.map((r) => toStaffRefund(r, row.paid)),
+    notes: noteRows.map(toStaffNote),
     history,
     allowedActions: allowedActions({ status: request.status, hasFinalFile: row.finalFileId !== null, contractSigned: row.contractSigned, leftToPay: request.leftToPay }),
   };
 }
-
-const iso = (value: string) => new Date(value).toISOString();

@@ -1,12 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestStatus } from '../../domain/enums.ts';
 import { allowedActions } from '../../domain/lifecycle.ts';
 import { ClientFile, QueuePage, RequestFile, TeamMember, type QueueItem, type QueueTab } from '../../domain/staff.ts';
 import { tools } from '../../domain/tools.ts';
 import { writeAudit } from '../audit.ts';
-import { contactRequests, deals, files, notifications, productRequests, refunds, users } from '../db/schema.ts';
+import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, staffWatches, users } from '../db/schema.ts';
 import { minimalPdf } from '../seed-data.ts';
 import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
 
@@ -17,16 +17,24 @@ const TOOL = tools[0];
 const PENDING = 120;
 /** 2025-01-01T00:00:00Z in ms: the pending requests are created microseconds after it. */
 const BASE = Date.UTC(2025, 0, 1);
+/** The threads' waits and the refunds' requests start microseconds after these. */
+const WAIT_BASE = Date.UTC(2025, 5, 1);
+const REFUND_BASE = Date.UTC(2025, 6, 1);
+const THREADS = 7;
+const REFUNDS = 5;
 
 /** An ISO time with microseconds, so a cursor that kept only milliseconds would skip or repeat rows. */
-function microsAfterBase(micros: number): string {
+function microsAfter(base: number, micros: number): string {
   const ms = Math.floor(micros / 1000);
   const rest = String(micros % 1000).padStart(3, '0');
-  return new Date(BASE + ms).toISOString().replace('Z', `${rest}Z`);
+  return new Date(base + ms).toISOString().replace('Z', `${rest}Z`);
 }
+const microsAfterBase = (micros: number) => microsAfter(BASE, micros);
 
 /** The rows this test inserts always carry their id, so it can look them up. */
 type RequestRow = typeof productRequests.$inferInsert & { id: string };
+type ThreadRow = typeof contactRequests.$inferInsert & { id: string };
+type RefundRow = typeof refunds.$inferInsert & { id: string; createdAt: string };
 
 describe.each(backends())('staff reads (%s)', (backend) => {
   let t: TestApp;
@@ -43,6 +51,10 @@ describe.each(backends())('staff reads (%s)', (backend) => {
   ];
   const pending: RequestRow[] = [];
   const ids = { awaiting: randomUUID(), done: randomUUID(), carolDone: randomUUID() };
+  /** Threads awaiting our reply (bob's and carol's), and requests (Rejected, so in no request tab) with a refund to decide. */
+  const waiting: ThreadRow[] = [];
+  const refundRequests: RequestRow[] = [];
+  const undecided: RefundRow[] = [];
 
   const get = (url: string, user: TestUser = staff) => t.app.inject({ method: 'GET', url, headers: user.headers });
   async function queue(params: Record<string, string | number>, user: TestUser = staff): Promise<QueuePage> {
@@ -51,7 +63,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
     expect(res.statusCode, res.body).toBe(200);
     return QueuePage.parse(res.json().data);
   }
-  const requestIds = (items: QueueItem[]) => items.map((i) => (i.kind === 'request' ? i.id : i.uid));
+  const requestIds = (items: QueueItem[]) => items.map((i) => (i.kind === 'lead' ? i.uid : i.id));
 
   const request = (userId: string, status: RequestStatus, createdAt: string, extra: Partial<RequestRow> = {}): RequestRow => ({
     id: randomUUID(),
@@ -86,7 +98,53 @@ describe.each(backends())('staff reads (%s)', (backend) => {
       request(carol.uid, 'Done', '2025-04-01T00:00:00Z', { id: ids.carolDone, totalAmount: 200, paid: 200 }),
       request(ada.uid, 'Rejected', '2025-05-01T00:00:00Z', { rejectionReason: 'Out of scope' }),
     ]);
+    await insertThreadsAndRefunds();
   });
+
+  /**
+   * The support tabs' rows: waits a microsecond apart with one tie, created in the opposite order (the
+   * tab sorts by the wait, not by creation), and rows that must stay out: answered or closed threads,
+   * decided refunds.
+   */
+  async function insertThreadsAndRefunds() {
+    const db = t.services.db;
+    for (let i = 0; i < THREADS; i++) {
+      waiting.push({
+        id: randomUUID(),
+        userId: i % 2 ? bob.uid : carol.uid,
+        subject: `Question ${i}`,
+        message: `Message ${i}`,
+        createdAt: new Date(WAIT_BASE - (i + 1) * 60_000).toISOString(),
+        awaitingSince: microsAfter(WAIT_BASE, i === 2 ? 1 : i),
+      });
+    }
+    await db.insert(contactRequests).values([
+      ...waiting,
+      { userId: bob.uid, subject: 'Answered', message: 'Thanks', awaitingSince: null },
+      { userId: bob.uid, subject: 'Closed', message: 'Bye', status: 'closed', awaitingSince: null },
+    ]);
+    for (let i = 0; i < REFUNDS; i++) {
+      refundRequests.push(request(i % 2 ? bob.uid : carol.uid, 'Rejected', '2025-06-15T00:00:00Z', { totalAmount: 1000, paid: 100 * (i + 1) }));
+    }
+    await db.insert(productRequests).values(refundRequests);
+    for (const [i, r] of refundRequests.entries()) {
+      undecided.push({
+        id: randomUUID(),
+        userId: r.userId,
+        requestId: r.id,
+        tool: TOOL.ToolNameBackend,
+        refundRequestType: i === 0 ? 'FULL' : 'PARTIAL',
+        reason: `Reason ${i}`,
+        createdAt: microsAfter(REFUND_BASE, i === 3 ? 2 : i),
+      });
+    }
+    const decided = { userId: carol.uid, requestId: refundRequests[0].id, tool: TOOL.ToolNameBackend, refundRequestType: 'PARTIAL', reason: 'Earlier', createdAt: '2025-01-01T00:00:00Z' };
+    await db.insert(refunds).values([
+      ...undecided,
+      { ...decided, status: 'approved', decidedAmount: 50 },
+      { ...decided, status: 'declined', decisionNote: 'No' },
+    ]);
+  }
   afterAll(async () => {
     await t?.close();
   });
@@ -94,7 +152,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
   describe('GET /api/staff/queue', () => {
     it('counts every tab, leaving Rejected and the team out', async () => {
       const page = await queue({ tab: 'pending' });
-      expect(page.counts).toEqual({ leads: 3, pending: PENDING, awaiting: 2, inProgress: 1, done: 2 });
+      expect(page.counts).toEqual({ leads: 3, threads: THREADS, refunds: REFUNDS, pending: PENDING, awaiting: 2, inProgress: 1, done: 2 });
       // The search narrows the list, never the counts.
       expect((await queue({ tab: 'pending', q: 'nobody-matches-this' })).counts).toEqual(page.counts);
     });
@@ -242,6 +300,78 @@ describe.each(backends())('staff reads (%s)', (backend) => {
     });
   });
 
+  describe('GET /api/staff/queue: the support tabs', () => {
+    const waitOrder = () => sortedBy(waiting, (r) => `${r.awaitingSince} ${r.id}`);
+    const refundOrder = () => sortedBy(undecided, (r) => `${r.createdAt} ${r.id}`);
+
+    it('lists the threads awaiting our reply, the longest wait first, ties broken by id', async () => {
+      const page = await queue({ tab: 'threads' });
+      expect(requestIds(page.items)).toEqual(waitOrder());
+      expect(page.nextCursor).toBeNull();
+      const first = defined(waiting.find((r) => r.id === waitOrder()[0]), 'the longest wait');
+      expect(page.items[0]).toEqual({ kind: 'thread', id: first.id, subject: first.subject, awaitingSince: '2025-06-01T00:00:00.000Z', client: { uid: carol.uid, email: carol.email, name: 'Carol' } });
+    });
+
+    it('pages through the threads one at a time, every row exactly once and in order', async () => {
+      expect(await allPages('threads', 1)).toEqual(waitOrder());
+      expect(await allPages('threads', 3)).toEqual(waitOrder());
+    });
+
+    it('finds threads by client or by thread id', async () => {
+      const bobs = waiting.filter((r) => r.userId === bob.uid).map((r) => r.id);
+      expect(requestIds((await queue({ tab: 'threads', q: 'builder' })).items)).toEqual(waitOrder().filter((id) => bobs.includes(id)));
+      expect(requestIds((await queue({ tab: 'threads', q: waiting[4].id.toUpperCase() })).items)).toEqual([waiting[4].id]);
+      expect((await queue({ tab: 'threads', q: 'countess' })).items).toEqual([]);
+    });
+
+    it('lists the refunds to decide oldest first, with what was paid and the client', async () => {
+      const page = await queue({ tab: 'refunds' });
+      expect(requestIds(page.items)).toEqual(refundOrder());
+      expect(page.items[0]).toEqual({
+        kind: 'refund',
+        id: undecided[0].id,
+        requestId: refundRequests[0].id,
+        productRequestType: TOOL.ToolNameBackend,
+        refundRequestType: 'FULL',
+        reason: 'Reason 0',
+        createdAt: '2025-07-01T00:00:00.000Z',
+        paid: 100,
+        client: { uid: carol.uid, email: carol.email, name: 'Carol' },
+      });
+    });
+
+    it('pages through the refunds, every row exactly once and in order', async () => {
+      expect(await allPages('refunds', 1)).toEqual(refundOrder());
+      expect(await allPages('refunds', 2)).toEqual(refundOrder());
+    });
+
+    it('finds refunds by client, refund id or request id', async () => {
+      const bobs = undecided.filter((r) => r.userId === bob.uid).map((r) => r.id);
+      expect(requestIds((await queue({ tab: 'refunds', q: 'Bob Builder' })).items)).toEqual(refundOrder().filter((id) => bobs.includes(id)));
+      expect(requestIds((await queue({ tab: 'refunds', q: undecided[2].id })).items)).toEqual([undecided[2].id]);
+      expect(requestIds((await queue({ tab: 'refunds', q: refundRequests[3].id })).items)).toEqual([undecided[3].id]);
+    });
+
+    it("refuses another tab's cursor", async () => {
+      const threads = await queue({ tab: 'threads', limit: 1 });
+      const res = await get(`/api/staff/queue?tab=refunds&cursor=${defined(threads.nextCursor, 'a next page')}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.message).toMatch(/threads tab/);
+    });
+
+    async function allPages(tab: 'threads' | 'refunds', limit: number): Promise<string[]> {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: QueuePage = await queue({ tab, limit, ...(cursor ? { cursor } : {}) });
+        expect(page.items.length).toBeLessThanOrEqual(limit);
+        seen.push(...requestIds(page.items));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return seen;
+    }
+  });
+
   describe('GET /api/staff/clients/:uid', () => {
     let evidenceBytes: Buffer;
     let evidenceId: string;
@@ -261,7 +391,19 @@ describe.each(backends())('staff reads (%s)', (backend) => {
       ]);
       await db.insert(deals).values({ requestId: ids.done, userId: ada.uid, productRequestType: TOOL.ToolNameBackend, amount: 500, method: 'WIRE', reference: 'REF-1', paidAt: '2025-04-03' });
       await db.insert(refunds).values({ requestId: ids.done, userId: ada.uid, tool: TOOL.ToolNameBackend, refundRequestType: 'FULL', reason: 'Changed my mind' });
-      await db.insert(contactRequests).values({ userId: ada.uid, subject: 'Call me', message: 'Please call after 6pm' });
+      const [call] = await db.insert(contactRequests).values({ userId: ada.uid, subject: 'Call me', message: 'Please call after 6pm', createdAt: '2025-04-01T00:00:00Z' }).returning();
+      await db.insert(contactRequests).values({ userId: ada.uid, subject: 'Call me again', message: 'Still waiting', createdAt: '2025-04-02T00:00:00Z' });
+      const reply = { threadId: call.id, userId: ada.uid };
+      await db.insert(contactReplies).values([
+        { ...reply, author: 'client', authorUid: ada.uid, message: 'Thanks, after 6pm please', createdAt: '2025-04-01T02:00:00Z' },
+        { ...reply, author: 'staff', authorUid: staff.uid, message: 'We will call you', createdAt: '2025-04-01T01:00:00Z' },
+      ]);
+      const note = { authorUid: staff.uid, authorEmail: staff.email };
+      await db.insert(staffNotes).values([
+        { ...note, subjectUid: ada.uid, body: 'Prefers email', createdAt: '2025-04-01T00:00:00Z' },
+        { ...note, subjectUid: ada.uid, requestId: ids.done, body: 'Asked for a call back', createdAt: '2025-04-02T00:00:00Z' },
+        { ...note, subjectUid: bob.uid, body: "Bob's note" },
+      ]);
       await db.insert(notifications).values([
         { userId: ada.uid, message: 'Your report is ready' },
         { userId: null, message: 'Maintenance on Sunday' },
@@ -294,12 +436,35 @@ describe.each(backends())('staff reads (%s)', (backend) => {
       ]);
       expect(file.files.map((f) => f.id)).toEqual([generalId]);
       expect(file.deals).toEqual([expect.objectContaining({ requestId: ids.done, amount: 500, method: 'WIRE', reference: 'REF-1', paidAt: '2025-04-03' })]);
-      expect(file.refunds).toEqual([expect.objectContaining({ processId: ids.done, refundRequestType: 'FULL', reason: 'Changed my mind' })]);
-      expect(file.contactRequests).toEqual([expect.objectContaining({ subject: 'Call me' })]);
+      expect(file.refunds).toEqual([
+        expect.objectContaining({ processId: ids.done, refundRequestType: 'FULL', reason: 'Changed my mind', status: 'requested', amount: null, paid: 500, version: 1, decidedBy: null }),
+      ]);
+      expect(file.threads.map((th) => th.subject)).toEqual(['Call me again', 'Call me']);
+      expect(file.threads[1]).toMatchObject({ message: 'Please call after 6pm', status: 'open', version: 1 });
+      expect(file.threads[1].awaitingSince).toEqual(expect.any(String));
+      // Replies oldest first, whoever wrote them; only this thread's.
+      expect(file.threads[1].replies.map((r) => [r.author, r.message])).toEqual([
+        ['staff', 'We will call you'],
+        ['client', 'Thanks, after 6pm please'],
+      ]);
+      expect(file.threads[0].replies).toEqual([]);
+      // Notes on her and on her requests, newest first; never another client's.
+      expect(file.notes.map((n) => [n.body, n.requestId])).toEqual([
+        ['Asked for a call back', ids.done],
+        ['Prefers email', null],
+      ]);
+      expect(file.notes[0]).toMatchObject({ clientUid: ada.uid, author: { uid: staff.uid, email: staff.email } });
       expect(file.notifications.map((n) => n.message)).toEqual(['Your report is ready']);
       expect(file.history).toEqual([
         expect.objectContaining({ action: 'approve', actor: { uid: staff.uid, email: staff.email }, entityType: 'user', entityId: ada.uid, requestId: null, before: { isClient: false }, after: { isClient: true } }),
       ]);
+    });
+
+    it("keeps the opened page in the staff member's offline replica, and a 404 keeps nothing", async () => {
+      expect((await get(`/api/staff/clients/${bob.uid}`, admin)).statusCode).toBe(200);
+      expect((await get('/api/staff/clients/nobody-at-all', admin)).statusCode).toBe(404);
+      const rows = await t.services.db.select().from(staffWatches).where(eq(staffWatches.staffUid, admin.uid));
+      expect(rows.map((w) => [w.kind, w.entityId, w.subjectUid])).toEqual([['client', bob.uid, bob.uid]]);
     });
 
     it('is 404 for an unknown uid and a 4xx with a message for an over-long one', async () => {
@@ -359,7 +524,8 @@ describe.each(backends())('staff reads (%s)', (backend) => {
       expect(page.finalFiles[0]).toMatchObject({ size: finals[1].bytes.length, sha256: sha256(finals[1].bytes), contentType: 'application/pdf' });
       expect(page.evidence).toEqual([]);
       expect(page.deals).toHaveLength(1);
-      expect(page.refunds).toHaveLength(1);
+      expect(page.refunds).toEqual([expect.objectContaining({ processId: ids.done, status: 'requested', paid: 500, version: 1 })]);
+      expect(page.notes.map((n) => n.body)).toEqual(['Asked for a call back']);
       expect(page.history).toEqual([expect.objectContaining({ action: 'deliver', requestId: ids.done })]);
     });
 
@@ -368,6 +534,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
       const page = await requestPage(withEvidence);
       expect(page.evidence.map((f) => f.name)).toEqual(['chat.txt']);
       expect(page.finalFiles).toEqual([]);
+      expect(page.notes).toEqual([]);
     });
 
     it('is 404 for an unknown or malformed id', async () => {
@@ -375,6 +542,16 @@ describe.each(backends())('staff reads (%s)', (backend) => {
         const res = await get(`/api/staff/requests/${encodeURIComponent(id)}`);
         expect(res.statusCode, id).toBe(404);
       }
+    });
+
+    it("keeps the opened request in the staff member's offline replica, under its client", async () => {
+      await requestPage(ids.carolDone);
+      await requestPage(ids.carolDone);
+      const rows = await t.services.db
+        .select()
+        .from(staffWatches)
+        .where(and(eq(staffWatches.staffUid, staff.uid), eq(staffWatches.kind, 'request')));
+      expect(rows.filter((w) => w.entityId === ids.carolDone).map((w) => w.subjectUid)).toEqual([carol.uid]);
     });
   });
 
@@ -446,7 +623,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
   });
 
   it('lets an admin read the staff workspace too', async () => {
-    const tabs: QueueTab[] = ['leads', 'pending'];
+    const tabs: QueueTab[] = ['leads', 'threads', 'refunds', 'pending'];
     for (const tab of tabs) expect((await get(`/api/staff/queue?tab=${tab}`, admin)).statusCode).toBe(200);
   });
 
@@ -457,6 +634,11 @@ describe.each(backends())('staff reads (%s)', (backend) => {
     }
   });
 });
+
+/** The ids sorted by a text key (an ISO time with microseconds, then the id), as the queue sorts them. */
+function sortedBy<Row extends { id: string }>(rows: Row[], key: (row: Row) => string): string[] {
+  return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).map((r) => r.id);
+}
 
 /** The ids in the queue's order: created_at, then id (uuids compare as their lowercase hex text). */
 function oldestFirst(rows: RequestRow[]): string[] {

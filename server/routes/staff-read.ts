@@ -3,15 +3,29 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ClientFile, QueuePage, QueueQuery, QueueRequest as QueueRequestSchema, queueTabs, queueTabStatus, RequestFile, TeamMember, type QueueItem, type QueueTab, type RequestTab } from '../../domain/staff.ts';
+import {
+  ClientFile,
+  QueuePage,
+  QueueQuery,
+  QueueRefund as QueueRefundSchema,
+  QueueRequest as QueueRequestSchema,
+  queueTabs,
+  queueTabStatus,
+  RequestFile,
+  TeamMember,
+  type QueueItem,
+  type QueueTab,
+  type RequestTab,
+} from '../../domain/staff.ts';
 import { envelope } from '../../domain/schemas.ts';
 import type { Db } from '../db/client.ts';
-import { files, productRequests, users } from '../db/schema.ts';
+import { contactRequests, files, productRequests, refunds, users } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { clientName, leftToPay } from '../serialize.ts';
-import { clientFile, isLead, queueCounts, requestFile } from '../staff-files.ts';
+import { clientFile, isAwaitingReply, isLead, isUndecidedRefund, queueCounts, requestFile } from '../staff-files.ts';
 import { createSignedLinks } from '../signed-links.ts';
 import { UUID, contentDisposition } from '../storage.ts';
+import { recordWatch } from '../watches.ts';
 
 /** PostgreSQL text cannot hold a NUL character: refused here, it would otherwise be a database error. */
 const noNul = (name: string) => [(v: string) => !v.includes('\0'), `${name} must not contain a NUL character`] as const;
@@ -29,6 +43,7 @@ const LookupQuery = z.strictObject({
 });
 
 type QueueRequest = z.infer<typeof QueueRequestSchema>;
+type QueueRefund = z.infer<typeof QueueRefundSchema>;
 
 /**
  * Staff workspace reads: queue, client page, request page, team, file download (docs/api.md, "Staff").
@@ -44,7 +59,7 @@ export async function staffReadRoutes(app: FastifyInstance) {
     '/staff/queue',
     {
       ...staff,
-      schema: { tags: ['staff'], summary: 'One queue tab, oldest first, paged by an opaque cursor; counts for every tab', querystring: QueueQuery, response: { 200: envelope(QueuePage) } },
+      schema: { tags: ['staff'], summary: 'One queue tab, oldest first (threads: the longest wait first), paged by an opaque cursor; counts for every tab', querystring: QueueQuery, response: { 200: envelope(QueuePage) } },
     },
     async (request) => ({ data: await queuePage(app.db, request.query) }),
   );
@@ -52,13 +67,22 @@ export async function staffReadRoutes(app: FastifyInstance) {
   api.get(
     '/staff/clients/:uid',
     { ...staff, schema: { tags: ['staff'], summary: "A client's whole file", params: ClientParams, response: { 200: envelope(ClientFile) } } },
-    async (request) => ({ data: await clientFile(app.db, links, request.params.uid) }),
+    async (request) => {
+      const file = await clientFile(app.db, links, request.params.uid);
+      // Opened pages stay in this staff member's offline replica (server/watches.ts); a 404 opened nothing.
+      await recordWatch(app.db, { staffUid: request.user.uid, kind: 'client', entityId: file.client.uid, subjectUid: file.client.uid });
+      return { data: file };
+    },
   );
 
   api.get(
     '/staff/requests/:requestId',
     { ...staff, schema: { tags: ['staff'], summary: "A request's whole file and the actions allowed on it now", params: RequestParams, response: { 200: envelope(RequestFile) } } },
-    async (request) => ({ data: await requestFile(app.db, links, request.params.requestId) }),
+    async (request) => {
+      const file = await requestFile(app.db, links, request.params.requestId);
+      await recordWatch(app.db, { staffUid: request.user.uid, kind: 'request', entityId: file.request.id, subjectUid: file.client.uid });
+      return { data: file };
+    },
   );
 
   api.get(
@@ -120,7 +144,10 @@ function toTeamMember(row: typeof users.$inferSelect): z.infer<typeof TeamMember
 
 // ---- queue ----
 
-/** The last row of a page: its tab, created_at in microseconds since the epoch (exact, unlike a JS Date) and id. */
+/**
+ * The last row of a page: its tab, its sort time in microseconds since the epoch (exact, unlike a JS
+ * Date) and id. The sort time is created_at, except on the threads tab where it is awaiting_since.
+ */
 const Cursor = z.strictObject({
   tab: z.enum(queueTabs),
   at: z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
@@ -154,23 +181,24 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** created_at as exact microseconds since the epoch (numeric extract, so no float rounding). */
+/** A timestamp as exact microseconds since the epoch (numeric extract, so no float rounding). */
 const microsOf = (column: PgColumn) =>
   sql<string>`((extract(epoch from ${column}) * 1000000)::bigint)::text`;
 
-/** "(created_at, id) after the cursor": a row comparison the (…, created_at, id) index answers directly. */
-function after(createdAt: PgColumn, id: PgColumn, cursor: Cursor, idType: 'text' | 'uuid'): SQL {
+/** "(sort time, id) after the cursor": a row comparison the (…, sort time, id) index answers directly. */
+function after(time: PgColumn, id: PgColumn, cursor: Cursor, idType: 'text' | 'uuid'): SQL {
   const at = sql`(timestamptz 'epoch' + ${cursor.at}::bigint * interval '1 microsecond')`;
   const key = idType === 'uuid' ? sql`${cursor.id}::uuid` : sql`${cursor.id}::text`;
-  return sql`(${createdAt}, ${id}) > (${at}, ${key})`;
+  return sql`(${time}, ${id}) > (${at}, ${key})`;
 }
 
 /**
- * Who matches a search: a UUID is an exact request id or uid; any text is an exact uid (Firebase uids
- * are not UUIDs) or a case-insensitive piece of the email or of "first last" (which covers either name).
+ * Who matches a search: a UUID is an exact uid or an exact id of the tab's rows (a request, a thread, a
+ * refund or its request); any text is an exact uid (Firebase uids are not UUIDs) or a case-insensitive
+ * piece of the email or of "first last" (which covers either name).
  */
-function userSearch(q: string, requestId?: PgColumn): SQL | undefined {
-  if (UUID.test(q)) return or(eq(users.uid, q), requestId ? eq(requestId, q.toLowerCase()) : undefined);
+function userSearch(q: string, ...ids: PgColumn[]): SQL | undefined {
+  if (UUID.test(q)) return or(eq(users.uid, q), ...ids.map((id) => eq(id, q.toLowerCase())));
   const pattern = `%${escapeLike(q)}%`;
   return or(eq(users.uid, q), ilike(users.email, pattern), ilike(sql`concat_ws(' ', ${users.firstName}, ${users.lastName})`, pattern));
 }
@@ -180,11 +208,21 @@ async function queuePage(db: Db, query: QueueQuery): Promise<QueuePage> {
   if (query.q?.includes('\0')) throw new HttpError(400, 'VALIDATION_FAILED', noNul('q')[1]);
   const cursor = query.cursor ? decodeCursor(query.cursor, query.tab) : undefined;
   const q = query.q?.trim() || undefined;
-  const [counts, page] = await Promise.all([
-    queueCounts(db),
-    query.tab === 'leads' ? leadRows(db, { q, cursor, limit: query.limit }) : requestRows(db, query.tab, { q, cursor, limit: query.limit }),
-  ]);
+  const [counts, page] = await Promise.all([queueCounts(db), tabRows(db, query.tab, { q, cursor, limit: query.limit })]);
   return { tab: query.tab, counts, ...page };
+}
+
+function tabRows(db: Db, tab: QueueTab, args: PageArgs) {
+  switch (tab) {
+    case 'leads':
+      return leadRows(db, args);
+    case 'threads':
+      return threadRows(db, args);
+    case 'refunds':
+      return refundRows(db, args);
+    default:
+      return requestRows(db, tab, args);
+  }
 }
 
 interface PageArgs {
@@ -252,6 +290,78 @@ async function requestRows(db: Db, tab: RequestTab, { q, cursor, limit }: PageAr
       totalAmount: row.totalAmount,
       paid: row.paid,
       leftToPay: leftToPay(row),
+      client: { uid: row.uid, email: row.email, name: clientName(row) },
+    }),
+    (row) => ({ at: row.at, id: row.id }),
+  );
+}
+
+/** Threads awaiting our reply, the longest wait first: the contact_requests_awaiting partial index, in order. */
+async function threadRows(db: Db, { q, cursor, limit }: PageArgs) {
+  const c = contactRequests;
+  const rows = await db
+    .select({
+      id: c.id,
+      subject: c.subject,
+      // Never null here (the WHERE below); the type cannot say so.
+      awaitingSince: sql<string>`${c.awaitingSince}`.mapWith(c.awaitingSince),
+      at: microsOf(c.awaitingSince),
+      uid: users.uid,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    })
+    .from(c)
+    .innerJoin(users, eq(users.uid, c.userId))
+    .where(and(isAwaitingReply, cursor ? after(c.awaitingSince, c.id, cursor, 'uuid') : undefined, q ? userSearch(q, c.id) : undefined))
+    .orderBy(asc(c.awaitingSince), asc(c.id))
+    .limit(limit + 1);
+  return finishPage(
+    rows,
+    limit,
+    'threads',
+    (row): QueueItem => ({ kind: 'thread', id: row.id, subject: row.subject, awaitingSince: iso(row.awaitingSince), client: { uid: row.uid, email: row.email, name: clientName(row) } }),
+    (row) => ({ at: row.at, id: row.id }),
+  );
+}
+
+/** Refunds to decide, oldest first (refunds_queue), with what was paid on the request: the most one can return. */
+async function refundRows(db: Db, { q, cursor, limit }: PageArgs) {
+  const f = refunds;
+  const rows = await db
+    .select({
+      id: f.id,
+      requestId: f.requestId,
+      productRequestType: productRequests.productRequestType,
+      refundRequestType: f.refundRequestType,
+      reason: f.reason,
+      createdAt: f.createdAt,
+      paid: productRequests.paid,
+      at: microsOf(f.createdAt),
+      uid: users.uid,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    })
+    .from(f)
+    .innerJoin(productRequests, eq(productRequests.id, f.requestId))
+    .innerJoin(users, eq(users.uid, f.userId))
+    .where(and(isUndecidedRefund, cursor ? after(f.createdAt, f.id, cursor, 'uuid') : undefined, q ? userSearch(q, f.id, f.requestId) : undefined))
+    .orderBy(asc(f.createdAt), asc(f.id))
+    .limit(limit + 1);
+  return finishPage(
+    rows,
+    limit,
+    'refunds',
+    (row): QueueItem => ({
+      kind: 'refund',
+      id: row.id,
+      requestId: row.requestId,
+      productRequestType: row.productRequestType as QueueRefund['productRequestType'],
+      refundRequestType: row.refundRequestType as QueueRefund['refundRequestType'],
+      reason: row.reason,
+      createdAt: iso(row.createdAt),
+      paid: row.paid,
       client: { uid: row.uid, email: row.email, name: clientName(row) },
     }),
     (row) => ({ at: row.at, id: row.id }),

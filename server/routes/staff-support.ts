@@ -1,0 +1,315 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { formatMoney } from '../../domain/format.ts';
+import { envelope, ReplyBody } from '../../domain/schemas.ts';
+import { NoteBody, RefundDecisionBody, StaffNote, StaffRefund, StaffThread, ThreadStatusBody } from '../../domain/staff.ts';
+import { toolByBackendName } from '../../domain/tools.ts';
+import { type AuditRecord, writeAudit } from '../audit.ts';
+import type { Db } from '../db/client.ts';
+import { contactReplies, contactRequests, notifications, productRequests, refunds, staffNotes, users } from '../db/schema.ts';
+import { conflict, HttpError, notFound } from '../errors.ts';
+import { toStaffNote } from '../serialize-messages.ts';
+import { toStaffRefund } from '../serialize.ts';
+import { staffThread } from '../staff-files.ts';
+import { UUID } from '../storage.ts';
+
+type ThreadRow = typeof contactRequests.$inferSelect;
+type RefundRow = typeof refunds.$inferSelect;
+type RequestRow = typeof productRequests.$inferSelect;
+type Actor = AuditRecord['actor'];
+
+const ThreadParams = z.strictObject({ threadId: z.string().max(100, 'threadId must be at most 100 characters') });
+const RefundParams = z.strictObject({ refundId: z.string().max(100, 'refundId must be at most 100 characters') });
+
+/** How much of a reply the audit row keeps: enough to recognise it; the reply itself is in contact_replies. */
+const AUDIT_EXCERPT = 200;
+
+/**
+ * Staff support writes: replies to a client's thread, closing and reopening it, refund decisions, and
+ * internal notes (docs/api.md, "Staff workspace"). As in staff-actions.ts, each write locks its row,
+ * checks the caller's version where there is one, and writes the change, its audit row and the client's
+ * notification in one transaction; the client is poked after the commit. Notes are never the client's:
+ * no notification, no client poke (staff streams only), no client route reads them.
+ */
+export async function staffSupportRoutes(app: FastifyInstance) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const staff = { onRequest: app.requireStaff };
+
+  api.post(
+    '/staff/threads/:threadId/replies',
+    {
+      ...staff,
+      schema: {
+        tags: ['staff'],
+        summary: "Answers a client's support thread; it leaves the queue's Awaiting our reply tab. Send an Idempotency-Key",
+        params: ThreadParams,
+        body: ReplyBody,
+        response: { 201: envelope(StaffThread) },
+      },
+    },
+    async (request, reply) => {
+      const message = request.body.reply.message;
+      if (message.includes('\0')) throw validation('reply.message: message must not contain a NUL character');
+      const clientKey = request.idempotencyClaim?.key ?? null;
+      const result = await app.db.transaction(async (tx) => replyToThread(tx, await lockThread(tx, request.params.threadId), { message, clientKey }, actorOf(request)));
+      await app.events.poke(result.owner);
+      return reply.status(201).send({ data: result.thread });
+    },
+  );
+
+  api.post(
+    '/staff/threads/:threadId/status',
+    {
+      ...staff,
+      schema: { tags: ['staff'], summary: 'Closes or reopens a support thread', params: ThreadParams, body: ThreadStatusBody, response: { 200: envelope(StaffThread) } },
+    },
+    async (request) => {
+      const result = await app.db.transaction(async (tx) => setThreadStatus(tx, await lockThread(tx, request.params.threadId), request.body, actorOf(request)));
+      await app.events.poke(result.owner);
+      return { data: result.thread };
+    },
+  );
+
+  api.post(
+    '/staff/refunds/:refundId/decision',
+    {
+      ...staff,
+      schema: {
+        tags: ['staff'],
+        summary: 'Approves (with the amount returned, at most what was paid) or declines (with the reason) a refund request',
+        params: RefundParams,
+        body: RefundDecisionBody,
+        response: { 200: envelope(StaffRefund) },
+      },
+    },
+    async (request) => {
+      const result = await app.db.transaction(async (tx) => {
+        const refund = await lockRefund(tx, request.params.refundId);
+        return decideRefund(tx, refund, await lockRequest(tx, refund.requestId), request.body, actorOf(request));
+      });
+      await app.events.poke(result.refund.userId);
+      return { data: toStaffRefund(result.refund, result.paid) };
+    },
+  );
+
+  api.post(
+    '/staff/notes',
+    {
+      ...staff,
+      schema: {
+        tags: ['staff'],
+        summary: 'Adds an internal note on a client or one of their requests; staff only, never shown to the client. Send an Idempotency-Key',
+        body: NoteBody,
+        response: { 201: envelope(StaffNote) },
+      },
+    },
+    async (request, reply) => {
+      const note = await addNote(app.db, request.body, actorOf(request), request.idempotencyClaim?.key ?? null);
+      // Only staff streams: the staff member's other devices and colleagues with the page in their replica.
+      await app.events.pokeStaff();
+      return reply.status(201).send({ data: toStaffNote(note) });
+    },
+  );
+}
+
+function actorOf(request: FastifyRequest): Actor {
+  return { uid: request.user.uid, email: request.user.email };
+}
+
+const validation = (message: string) => new HttpError(400, 'VALIDATION_FAILED', message);
+
+/** Money is stored in dollars as doubles; every comparison is done in whole cents. */
+const toCents = (dollars: number) => Math.round(dollars * 100);
+const toDollars = (cents: number) => cents / 100;
+
+// ---- locks ----
+
+/** The thread, locked until the transaction ends, so two staff writes on it run one after the other. */
+async function lockThread(tx: Db, threadId: string): Promise<ThreadRow> {
+  if (!UUID.test(threadId)) throw notFound('Conversation not found');
+  const [row] = await tx.select().from(contactRequests).where(eq(contactRequests.id, threadId)).for('update');
+  if (!row) throw notFound('Conversation not found');
+  return row;
+}
+
+async function lockRefund(tx: Db, refundId: string): Promise<RefundRow> {
+  if (!UUID.test(refundId)) throw notFound('Refund not found');
+  const [row] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
+  if (!row) throw notFound('Refund not found');
+  return row;
+}
+
+/** The refund's request, locked too: what was paid on it cannot move while the amount is checked. */
+async function lockRequest(tx: Db, requestId: string): Promise<RequestRow> {
+  const [row] = await tx.select().from(productRequests).where(eq(productRequests.id, requestId)).for('update');
+  // The foreign key makes a refund without its request impossible; this keeps a broken row a clear 404.
+  if (!row) throw notFound('Request not found');
+  return row;
+}
+
+// ---- threads ----
+
+interface ThreadResult {
+  /** The client whose thread it is: who is poked. */
+  owner: string;
+  thread: StaffThread;
+}
+
+/**
+ * Appends a staff reply. No version: appending never overwrites anyone, and a reply may come from an
+ * offline outbox long after the page was read. A reply to a closed thread leaves it closed.
+ */
+async function replyToThread(tx: Db, row: ThreadRow, reply: { message: string; clientKey: string | null }, actor: Actor): Promise<ThreadResult> {
+  const [written] = await tx
+    .insert(contactReplies)
+    .values({ threadId: row.id, userId: row.userId, author: 'staff', authorUid: actor.uid, message: reply.message, clientKey: reply.clientKey })
+    .returning({ id: contactReplies.id });
+  // Answered: the thread leaves the queue until the client writes again.
+  const updated = row.awaitingSince === null ? row : await updateThread(tx, row.id, { awaitingSince: null });
+  await writeAudit(tx, {
+    actor,
+    action: 'reply',
+    entityType: 'thread',
+    entityId: row.id,
+    subjectUid: row.userId,
+    before: null,
+    after: { replyId: written.id, message: excerpt(reply.message) },
+  });
+  await notifyUser(tx, row.userId, `Support replied to your message "${row.subject}".`);
+  return { owner: row.userId, thread: await staffThread(tx, updated) };
+}
+
+/**
+ * Closes or reopens a thread. Either way nothing waits for our reply any more: a closed thread is done,
+ * and a reopened one waits only once the client writes again.
+ */
+async function setThreadStatus(tx: Db, row: ThreadRow, body: ThreadStatusBody, actor: Actor): Promise<ThreadResult> {
+  if (body.version !== row.version) {
+    throw conflict('VERSION_CONFLICT', 'Someone else changed this conversation since you opened it. Look at it again, then retry.', { current: await staffThread(tx, row) });
+  }
+  if (body.status === row.status) {
+    throw conflict('ILLEGAL_TRANSITION', `This conversation is already ${row.status}.`, { current: await staffThread(tx, row) });
+  }
+  const updated = await updateThread(tx, row.id, { status: body.status, awaitingSince: null, version: row.version + 1 });
+  await writeAudit(tx, {
+    actor,
+    action: 'thread',
+    entityType: 'thread',
+    entityId: row.id,
+    subjectUid: row.userId,
+    before: { status: row.status },
+    after: { status: updated.status },
+  });
+  return { owner: row.userId, thread: await staffThread(tx, updated) };
+}
+
+async function updateThread(tx: Db, id: string, set: Partial<ThreadRow>): Promise<ThreadRow> {
+  const [updated] = await tx.update(contactRequests).set(set).where(eq(contactRequests.id, id)).returning();
+  return updated;
+}
+
+function excerpt(text: string): string {
+  return text.length <= AUDIT_EXCERPT ? text : `${text.slice(0, AUDIT_EXCERPT - 1)}…`;
+}
+
+// ---- refunds ----
+
+/**
+ * Decides a refund once. Checked in this order: already decided (whatever the version, the clearest
+ * answer), then the version, then the amount.
+ */
+async function decideRefund(tx: Db, refund: RefundRow, request: RequestRow, body: RefundDecisionBody, actor: Actor): Promise<{ refund: RefundRow; paid: number }> {
+  if (refund.status !== 'requested') {
+    throw conflict('REFUND_DECIDED', `This refund was already ${refund.status}.`, { current: toStaffRefund(refund, request.paid) });
+  }
+  if (body.version !== refund.version) {
+    throw conflict('VERSION_CONFLICT', 'Someone else changed this refund since you opened it. Look at it again, then retry.', { current: toStaffRefund(refund, request.paid) });
+  }
+  const approved = body.decision === 'approve';
+  const amount = approved ? await approvedAmount(tx, refund, request, body.amount) : null;
+  const [updated] = await tx
+    .update(refunds)
+    .set({
+      status: approved ? 'approved' : 'declined',
+      decidedAmount: amount,
+      decisionNote: body.note ?? null,
+      decidedAt: sql`now()`,
+      decidedBy: actor.uid,
+      version: refund.version + 1,
+    })
+    .where(eq(refunds.id, refund.id))
+    .returning();
+  await writeAudit(tx, {
+    actor,
+    action: 'refund',
+    entityType: 'refund',
+    entityId: refund.id,
+    subjectUid: refund.userId,
+    requestId: refund.requestId,
+    before: { status: refund.status },
+    after: { status: updated.status, amount: updated.decidedAmount, note: updated.decisionNote },
+  });
+  await notifyUser(tx, refund.userId, refundMessage(updated));
+  return { refund: updated, paid: request.paid };
+}
+
+/**
+ * The amount an approval returns, in dollars: more than 0 (the schema), at most what was paid less
+ * what earlier approved refunds of the request already return, and for a FULL refund exactly that.
+ */
+async function approvedAmount(tx: Db, refund: RefundRow, request: RequestRow, amount: number): Promise<number> {
+  const paid = toCents(request.paid);
+  if (paid === 0) throw validation('amount: nothing was paid on this request, so nothing can be returned. Decline the refund instead.');
+  const refunded = await refundedCentsOf(tx, request.id);
+  const left = paid - refunded;
+  const paidText = refunded > 0 ? `${formatMoney(toDollars(left))} (${formatMoney(toDollars(paid))} paid, ${formatMoney(toDollars(refunded))} already refunded)` : formatMoney(toDollars(paid));
+  if (left <= 0) throw validation(`amount: everything paid on this request was already refunded (${formatMoney(toDollars(refunded))}). Decline the refund instead.`);
+  const cents = toCents(amount);
+  if (refund.refundRequestType === 'FULL' && cents !== left) throw validation(`amount: A full refund returns everything paid: ${paidText}`);
+  if (cents > left) throw validation(`amount: ${formatMoney(amount)} is more than what can be returned: ${paidText}`);
+  return toDollars(cents);
+}
+
+/** What the approved refunds of a request return, in cents. */
+async function refundedCentsOf(tx: Db, requestId: string): Promise<number> {
+  const [row] = await tx
+    .select({ cents: sql<string>`coalesce(sum(round(${refunds.decidedAmount}::numeric * 100)), 0)::text` })
+    .from(refunds)
+    .where(and(eq(refunds.requestId, requestId), eq(refunds.status, 'approved')));
+  return Number(row.cents);
+}
+
+function refundMessage(row: RefundRow): string {
+  const tool = toolByBackendName(row.tool)?.header ?? row.tool;
+  return row.status === 'approved'
+    ? `Your refund request for ${tool} was approved: ${formatMoney(row.decidedAmount)} will be returned.`
+    : `Your refund request for ${tool} was declined: ${row.decisionNote ?? ''}`;
+}
+
+async function notifyUser(tx: Db, userId: string, message: string): Promise<void> {
+  await tx.insert(notifications).values({ userId, message });
+}
+
+// ---- notes ----
+
+/** A note on a client, or on one of their requests: a request of someone else is "not found", like an unknown one. */
+async function addNote(db: Db, body: NoteBody, actor: Actor, clientKey: string | null): Promise<typeof staffNotes.$inferSelect> {
+  // PostgreSQL text cannot hold a NUL: refused here, as a 400 naming the field, not a failed query.
+  if (body.clientUid.includes('\0')) throw validation('clientUid: clientUid must not contain a NUL character');
+  const [client] = await db.select({ uid: users.uid }).from(users).where(eq(users.uid, body.clientUid));
+  if (!client) throw notFound(`Client ${body.clientUid} not found`);
+  if (body.requestId !== undefined) {
+    const [owned] = await db
+      .select({ id: productRequests.id })
+      .from(productRequests)
+      .where(and(eq(productRequests.id, body.requestId), eq(productRequests.userId, client.uid)));
+    if (!owned) throw notFound('Request not found');
+  }
+  const [note] = await db
+    .insert(staffNotes)
+    .values({ subjectUid: client.uid, requestId: body.requestId ?? null, authorUid: actor.uid, authorEmail: actor.email, body: body.body, clientKey })
+    .returning();
+  return note;
+}
