@@ -94,7 +94,7 @@ export function RequestsTable({ title, tool: only, emptyText = texts.nothingFoun
                       <Table.Cell>
                         <HStack gap="2" wrap="wrap">
                           <RequestStatusBadge status={request.status} />
-                          {refund && <RefundBadge status={refund.status} />}
+                          {refund && <RefundBadge status={refund.status} pending={refund.pending === true} />}
                           {request.pending && (
                             <Badge colorPalette="yellow" variant="outline">
                               {texts.waitingToSend}
