@@ -8,7 +8,7 @@ import { useSignOut } from '../features/auth/use-sign-out.ts';
 import { UploadFilesModal } from '../features/client/files/upload-files-modal.tsx';
 import { NotificationsPopover } from '../features/client/notifications/notifications-popover.tsx';
 import { OfflineIndicator } from '../features/offline/offline-indicator.tsx';
-import { loadProfile, requestPull, startDataServices } from '../lib/data-services.ts';
+import { loadProfile, pullEverything, startDataServices } from '../lib/data-services.ts';
 import { type PortalDb, openUserDb } from '../lib/db.ts';
 import { signOut } from '../lib/firebase.ts';
 import { requestPersistentStorage } from '../lib/pwa.ts';
@@ -63,7 +63,7 @@ function ProfileGate({ db, children }: { db: PortalDb; children: ReactNode }) {
       isAdmin={hasRole(profile, 'admin')}
       isStaff={hasRole(profile, 'staff')}
       onLogout={onLogout}
-      onRefresh={() => void requestPull(db)}
+      onRefresh={() => void pullEverything(db).catch((err) => console.error('refresh failed', err))}
       onUploadFiles={() => setUploadOpen(true)}
       notificationsSlot={<NotificationsPopover />}
       statusSlot={<OfflineIndicator />}

@@ -4,7 +4,9 @@ import { commandHandlers } from './commands.ts';
 import { type PortalDb, openUserDb } from './db.ts';
 import { listenForPokes } from './live.ts';
 import { releaseHeld, runSender, wake } from './outbox.ts';
+import { hasRole } from './replica.ts';
 import { getAuthState } from './session.ts';
+import { requestStaffPull } from './staff-replica.ts';
 import { keepUnsentInitialForm, pull } from './sync.ts';
 
 let inFlight: { db: PortalDb; done: Promise<string | null> } | null = null;
@@ -86,6 +88,16 @@ export async function signedInProfile(): Promise<Profile | null> {
 }
 
 /**
+ * The user's own pull, then for staff the staff feed (the cases they opened, for offline reading). After
+ * the user's pull, so a role just granted or taken away is known before the feed is asked for. Every
+ * trigger and the toolbar's refresh button pull this way.
+ */
+export async function pullEverything(db: PortalDb): Promise<void> {
+  await requestPull(db);
+  if (hasRole(await db.profile.get(db.uid), 'staff')) await requestStaffPull(db);
+}
+
+/**
  * Everything that keeps the replica fresh and the outbox moving while a user is signed in:
  * pull on start, on reconnect, on a poke, when the tab shows, and the sender's triggers.
  * Returns the stop function.
@@ -93,7 +105,11 @@ export async function signedInProfile(): Promise<Profile | null> {
 export function startDataServices(db: PortalDb): () => void {
   const controller = new AbortController();
   const { signal } = controller;
-  const pullNow = () => void requestPull(db);
+  const pullNow = () =>
+    void pullEverything(db).catch((err) => {
+      // A sign-out closes the replica under a running pull: nothing went wrong then.
+      if (!db.hasBeenClosed()) console.error('pull failed', err);
+    });
   const onOnline = () => {
     pullNow();
     wake();

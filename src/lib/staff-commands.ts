@@ -70,3 +70,25 @@ export async function queueStaffNote(db: PortalDb, clientUid: string, body: stri
   );
   return id;
 }
+
+/** A staff write still in the outbox, as its page shows it until it is sent. */
+export type QueuedStaffWrite =
+  | { kind: 'staffReply'; command: OutboxCommand; threadId: string; message: string }
+  | { kind: 'staffNote'; command: OutboxCommand; requestId: string | null; body: string };
+
+const replyPath = /^\/staff\/threads\/([^/]+)\/replies$/;
+
+/** Reads back what queueStaffReply / queueStaffNote stored; null for any other command. */
+export function readStaffCommand(command: OutboxCommand): QueuedStaffWrite | null {
+  if (command.kind === 'staffReply') {
+    const threadId = replyPath.exec(command.path)?.[1];
+    const message = (command.json as { reply?: { message?: unknown } } | undefined)?.reply?.message;
+    return threadId && typeof message === 'string' ? { kind: 'staffReply', command, threadId: decodeURIComponent(threadId), message } : null;
+  }
+  if (command.kind === 'staffNote') {
+    const json = command.json as { body?: unknown; requestId?: unknown } | undefined;
+    if (typeof json?.body !== 'string') return null;
+    return { kind: 'staffNote', command, requestId: typeof json.requestId === 'string' ? json.requestId : null, body: json.body };
+  }
+  return null;
+}

@@ -85,9 +85,9 @@ describe('refund mark on a request row', () => {
     const b = await row('b');
     expect(within(b).queryByTestId('refund-badge')).toBeNull();
 
-    // Still in the outbox: the optimistic row is enough for the mark.
+    // Still in the outbox: the optimistic row is enough for the mark, which says it is waiting.
     await queueRefund(db, { tool: 'BANK_DISPUTE', processId: 'b', refundRequestType: 'FULL', reason: 'Nothing happened' }, 'Bank Dispute');
-    await waitFor(() => expect(within(b).getByTestId('refund-badge').textContent).toBe('Refund requested'));
+    await waitFor(() => expect(within(b).getByTestId('refund-badge').textContent).toBe(`${refundStatusLabel.requested} · ${texts.waitingToSend}`));
   });
 });
 

@@ -3,11 +3,13 @@ import { UserCheck } from 'lucide-react';
 import { useState } from 'react';
 import { ClientFile, StaffClient, type StaffClient as Client } from '../../../../domain/staff.ts';
 import { apiSend } from '../../../lib/api.ts';
+import { useOnline } from '../../../lib/pwa.ts';
 import { hasRole, useProfile } from '../../../lib/replica.ts';
 import { BackToQueue } from '../shared/back-link.tsx';
 import { ConfirmPopup } from '../../../components/confirm-popup.tsx';
 import { VersionConflict } from '../shared/conflict-alert.tsx';
 import { personName } from '../shared/format.ts';
+import { OfflineHint } from '../shared/offline-hint.tsx';
 import { QueryView } from '../shared/query-view.tsx';
 import { useVersionedAction } from '../shared/use-versioned-action.ts';
 import { useStaffQuery } from '../shared/use-staff-query.ts';
@@ -18,7 +20,7 @@ import { RoleCard } from './role-card.tsx';
 
 /** A client's whole file for support: who they are, what they asked, paid and sent, and what was done. */
 export function ClientFilePage({ uid }: { uid: string }) {
-  const query = useStaffQuery(`/staff/clients/${encodeURIComponent(uid)}`, ClientFile);
+  const query = useStaffQuery(`/staff/clients/${encodeURIComponent(uid)}`, ClientFile, { table: 'staffClients', key: uid });
   return (
     <Stack gap="4">
       <BackToQueue />
@@ -38,6 +40,7 @@ function ClientFileView({ file, refreshing, reload }: { file: ClientFile; refres
   const { client } = file;
   // A few staff controls (roles) are the admins' only; the server checks the role too.
   const isAdmin = hasRole(useProfile(), 'admin');
+  const online = useOnline();
   const action = useVersionedAction({ record: client, parseCurrent: parseClient, reload });
   const [confirming, setConfirming] = useState(false);
   const path = encodeURIComponent(client.uid);
@@ -68,10 +71,13 @@ function ClientFileView({ file, refreshing, reload }: { file: ClientFile; refres
               </Text>
             </Stack>
             {isLead(client) && (
-              <Button colorPalette="brand" onClick={() => setConfirming(true)} disabled={action.running}>
-                <UserCheck size={18} aria-hidden="true" />
-                Approve
-              </Button>
+              <Stack gap="1" align={{ base: 'start', sm: 'end' }} {...action.startProps}>
+                <Button colorPalette="brand" onClick={() => setConfirming(true)} disabled={action.running || !online}>
+                  <UserCheck size={18} aria-hidden="true" />
+                  Approve
+                </Button>
+                {!online && <OfflineHint />}
+              </Stack>
             )}
           </HStack>
         </Card.Body>
@@ -91,7 +97,7 @@ function ClientFileView({ file, refreshing, reload }: { file: ClientFile; refres
         <InitialFormCard client={client} />
       </SimpleGrid>
       {isAdmin && <RoleCard client={client} action={action} />}
-      <ClientSections file={file} />
+      <ClientSections file={file} refreshing={refreshing} reload={reload} />
       <ConfirmPopup
         open={confirming}
         title="Approve this client?"

@@ -7,21 +7,37 @@ import { ToolIcon } from '../../../components/tool-icon.tsx';
 import { FileList } from '../shared/file-list.tsx';
 import { HistoryList } from '../shared/history-list.tsx';
 import { RequestLink } from '../shared/links.tsx';
+import { NotesSection } from '../shared/notes-section.tsx';
 import { PaymentsTable } from '../shared/payments-table.tsx';
 import { RefundsList } from '../shared/refunds-list.tsx';
 import { EmptyText, SectionCard } from '../shared/section-card.tsx';
+import { Conversations } from './conversations.tsx';
 
 function toolName(type: string): string {
   return toolByBackendName(type)?.header ?? type;
 }
 
-/** Everything on the client's file below the profile, one titled section each. */
-export function ClientSections({ file }: { file: ClientFile }) {
+/** Everything on the client's file below the profile, one titled section each; what staff act on first. */
+export function ClientSections({ file, refreshing, reload }: { file: ClientFile; refreshing: boolean; reload(): void }) {
+  const uid = file.client.uid;
+  const aboutRequest = (requestId: string) => {
+    const request = file.requests.find((r) => r.id === requestId);
+    return (
+      <RequestLink requestId={requestId} fontSize="xs">
+        {request ? toolName(request.productRequestType) : 'Request'}
+      </RequestLink>
+    );
+  };
   return (
     <Stack gap="6">
       <SectionCard title="Requests" count={file.requests.length}>
         <RequestsTable requests={file.requests} />
       </SectionCard>
+      <Conversations threads={file.threads} clientUid={uid} refreshing={refreshing} reload={reload} />
+      <SectionCard title="Refund requests" count={file.refunds.length}>
+        <RefundsList refunds={file.refunds} showRequest refreshing={refreshing} reload={reload} />
+      </SectionCard>
+      <NotesSection notes={file.notes} clientUid={uid} aboutRequest={aboutRequest} />
       <SectionCard title="Evidence" count={file.evidence.length}>
         <FileList
           files={file.evidence}
@@ -39,16 +55,6 @@ export function ClientSections({ file }: { file: ClientFile }) {
       </SectionCard>
       <SectionCard title="Payments and invoices" count={file.deals.length}>
         <PaymentsTable deals={file.deals} showRequest />
-      </SectionCard>
-      <SectionCard title="Refund requests" count={file.refunds.length}>
-        <RefundsList refunds={file.refunds} showRequest />
-      </SectionCard>
-      <SectionCard title="Contact messages" count={file.contactRequests.length}>
-        <MessageList
-          label="Contact messages"
-          emptyText="No messages to support."
-          items={file.contactRequests.map((m) => ({ id: m.id, title: m.subject, body: m.message, at: m.createdAt }))}
-        />
       </SectionCard>
       <SectionCard title="General files" count={file.files.length}>
         <FileList files={file.files} label="General files" emptyText="No general files uploaded." />

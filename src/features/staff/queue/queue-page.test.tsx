@@ -2,11 +2,13 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { ChakraProvider, createSystem, defaultConfig } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { QueuePage as Page } from '../../../../domain/staff.ts';
+import type { QueuePage as Page, QueueTab } from '../../../../domain/staff.ts';
+import { PortalDb } from '../../../lib/db.ts';
+import { ReplicaContext } from '../../../lib/replica.ts';
 
 vi.mock('@tanstack/react-router', () => ({
-  Link: ({ children, to, params: _params, ...rest }: { children: ReactNode; to: string; params?: unknown }) => (
-    <a href={to} {...rest}>
+  Link: ({ children, to, params: _params, hash, ...rest }: { children: ReactNode; to: string; params?: unknown; hash?: string }) => (
+    <a href={hash ? `${to}#${hash}` : to} {...rest}>
       {children}
     </a>
   ),
@@ -20,18 +22,29 @@ const system = createSystem(defaultConfig);
 const lead = (n: number) => ({ kind: 'lead' as const, uid: `u${n}`, email: `lead${n}@demo.test`, name: `Lead ${n}`, createdAt: '2026-01-05T00:00:00.000Z', filledInitialForm: n % 2 === 0 });
 const page = (items: Page['items'], nextCursor: string | null): Page => ({
   tab: 'leads',
-  counts: { leads: 3, pending: 7, awaiting: 0, inProgress: 1, done: 2 },
+  counts: { leads: 3, threads: 4, refunds: 1, pending: 7, awaiting: 0, inProgress: 1, done: 2 },
   items,
   nextCursor,
 });
 
-beforeEach(() => apiGet.mockReset());
-afterEach(() => cleanup());
+let db: PortalDb;
+beforeEach(async () => {
+  apiGet.mockReset();
+  db = new PortalDb('staff-queue-test');
+  await db.open();
+});
+afterEach(async () => {
+  cleanup();
+  db.close();
+  await db.delete();
+});
 
-function show(onChange = vi.fn(), q = '') {
+function show(onChange = vi.fn(), q = '', tab: QueueTab = 'leads') {
   render(
     <ChakraProvider value={system}>
-      <QueuePage tab="leads" q={q} onChange={onChange} />
+      <ReplicaContext.Provider value={db}>
+        <QueuePage tab={tab} q={q} onChange={onChange} />
+      </ReplicaContext.Provider>
     </ChakraProvider>,
   );
   return onChange;
@@ -70,5 +83,29 @@ describe('staff queue', () => {
     cleanup();
     show();
     expect(await screen.findByText('No leads are waiting for approval.')).toBeTruthy();
+  });
+
+  it('lists conversations awaiting our reply, each opening its client page at the conversation', async () => {
+    const client = { uid: 'c1', email: 'casey@demo.test', name: 'Casey Client' };
+    apiGet.mockResolvedValue({ ...page([{ kind: 'thread', id: 't1', subject: 'Where is my report?', awaitingSince: '2026-01-05T09:30:00.000Z', client }], null), tab: 'threads' });
+    show(vi.fn(), '', 'threads');
+    expect(await screen.findByText('Where is my report?')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: /Awaiting our reply\s*4/ })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: /Refunds to decide\s*1/ })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Open' }).getAttribute('href')).toBe('/staff/clients/$uid#thread-t1');
+  });
+
+  it('opens a tab from the device when the server cannot be reached', async () => {
+    apiGet.mockResolvedValueOnce(page([lead(1)], null));
+    show();
+    expect(await screen.findByRole('link', { name: 'Lead 1' })).toBeTruthy();
+    await waitFor(async () => expect(await db.staffQueue.get('leads||')).toBeTruthy());
+    cleanup();
+    const { NetworkError } = await import('../../../lib/api.ts');
+    apiGet.mockRejectedValue(new NetworkError('offline'));
+    show();
+    expect(await screen.findByRole('link', { name: 'Lead 1' })).toBeTruthy();
+    expect(await screen.findByText(/^Offline copy from /)).toBeTruthy();
+    expect(screen.getByRole('tab', { name: /To price\s*7/ })).toBeTruthy();
   });
 });

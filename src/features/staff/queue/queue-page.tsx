@@ -2,13 +2,15 @@ import { Badge, Button, Card, Center, HStack, Heading, IconButton, Stack, Tabs, 
 import { RefreshCw } from 'lucide-react';
 import { texts } from '../../../../domain/texts.ts';
 import { type QueueItem, type QueueTab, queueTabLabel, queueTabs } from '../../../../domain/staff.ts';
-import { LoadError, LoadingSkeleton } from '../shared/query-view.tsx';
-import { LeadsList, RequestsList } from './queue-list.tsx';
+import { LoadError, LoadingSkeleton, QueryNotice } from '../shared/query-view.tsx';
+import { LeadsList, RefundsQueueList, RequestsList, ThreadsList } from './queue-list.tsx';
 import { QueueSearch } from './queue-search.tsx';
 import { useQueue } from './use-queue.ts';
 
 const emptyText: Record<QueueTab, string> = {
   leads: 'No leads are waiting for approval.',
+  threads: 'No conversation is waiting for our reply.',
+  refunds: 'No refund requests are waiting for a decision.',
   pending: 'No requests are waiting for a price.',
   awaiting: 'No requests are awaiting payment.',
   inProgress: 'No requests are in progress.',
@@ -68,18 +70,15 @@ function QueueBody({ tab, q, queue }: { tab: QueueTab; q: string; queue: ReturnT
   if (items === undefined) {
     return query.error !== undefined && !query.loading ? <LoadError error={query.error} onRetry={query.reload} /> : <LoadingSkeleton label="Loading the queue" />;
   }
-  const label = queueTabLabel[tab];
   return (
     <Stack gap="4">
-      {query.error !== undefined && !query.loading && <LoadError error={query.error} onRetry={query.reload} />}
+      <QueryNotice query={query} />
       {items.length === 0 ? (
         <Text color="fg.muted" py="4">
           {q ? texts.nothingFound : emptyText[tab]}
         </Text>
-      ) : tab === 'leads' ? (
-        <LeadsList leads={items.filter((i): i is Extract<QueueItem, { kind: 'lead' }> => i.kind === 'lead')} label={label} />
       ) : (
-        <RequestsList requests={items.filter((i): i is Extract<QueueItem, { kind: 'request' }> => i.kind === 'request')} label={label} />
+        <TabItems tab={tab} items={items} />
       )}
       {queue.nextCursor && (
         <Center>
@@ -90,4 +89,23 @@ function QueueBody({ tab, q, queue }: { tab: QueueTab; q: string; queue: ReturnT
       )}
     </Stack>
   );
+}
+
+function ofKind<K extends QueueItem['kind']>(items: QueueItem[], kind: K): Extract<QueueItem, { kind: K }>[] {
+  return items.filter((i): i is Extract<QueueItem, { kind: K }> => i.kind === kind);
+}
+
+/** Each tab lists one kind of item, in the columns that kind needs. */
+function TabItems({ tab, items }: { tab: QueueTab; items: QueueItem[] }) {
+  const label = queueTabLabel[tab];
+  switch (tab) {
+    case 'leads':
+      return <LeadsList leads={ofKind(items, 'lead')} label={label} />;
+    case 'threads':
+      return <ThreadsList threads={ofKind(items, 'thread')} label={label} />;
+    case 'refunds':
+      return <RefundsQueueList refunds={ofKind(items, 'refund')} label={label} />;
+    default:
+      return <RequestsList requests={ofKind(items, 'request')} label={label} />;
+  }
 }

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { type StaffAction, actionLabels, blockedReason } from '../../../../domain/lifecycle.ts';
 import { statusLabel } from '../../../../domain/enums.ts';
 import type { StaffRequest } from '../../../../domain/staff.ts';
+import { OfflineHint } from '../shared/offline-hint.tsx';
 import { SectionCard } from '../shared/section-card.tsx';
 import type { ActionFormProps } from './action-props.ts';
 import { ConfirmAction } from './confirm-action.tsx';
@@ -61,12 +62,20 @@ function ActionBlock({ action, children }: { action: StaffAction; children: Reac
   );
 }
 
-/** The Actions card: one small form per action the lifecycle allows on this request now. */
-export function ActionsCard({ request, allowed, ...props }: Omit<ActionFormProps, 'request'> & { request: StaffRequest; allowed: readonly string[] }) {
+/**
+ * The Actions card: one small form per action the lifecycle allows on this request now. Offline they stay
+ * visible (the page reads from the device) but disabled: each needs the server.
+ */
+export function ActionsCard({
+  request,
+  allowed,
+  offline = false,
+  ...props
+}: Omit<ActionFormProps, 'request'> & { request: StaffRequest; allowed: readonly string[]; offline?: boolean }) {
   const offered = offeredActions(allowed);
   const blocked = doneBlockedReason(request, offered);
   return (
-    <SectionCard title="Actions">
+    <SectionCard title="Actions" actions={offline && offered.length > 0 ? <OfflineHint /> : undefined}>
       <Stack gap="4">
         {blocked && (
           <Alert.Root status="info" borderRadius="l2" size="sm" data-testid="done-blocked">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { todayIso } from '../shared/format.ts';
-import { parseMoney } from './parse-money.ts';
+import { parseMoney } from '../shared/parse-money.ts';
 import { validatePayment } from './payment-form.tsx';
 
 describe('parseMoney', () => {

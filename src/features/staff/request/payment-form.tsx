@@ -5,7 +5,7 @@ import { actionLabels } from '../../../../domain/lifecycle.ts';
 import { type PaymentMethod, paymentMethodLabel, paymentMethods } from '../../../../domain/staff.ts';
 import { todayIso } from '../shared/format.ts';
 import { type ActionFormProps, useFormSend } from './action-props.ts';
-import { parseMoney } from './parse-money.ts';
+import { parseMoney } from '../shared/parse-money.ts';
 import { type PaymentFields, sendPayment } from './request-api.ts';
 
 type Errors = Partial<Record<'amount' | 'method' | 'paidAt' | 'reference', string>>;

@@ -2,7 +2,7 @@ import { Button, Checkbox, Field, Input, InputGroup, Stack } from '@chakra-ui/re
 import { type FormEvent, useState } from 'react';
 import { actionLabels } from '../../../../domain/lifecycle.ts';
 import { type ActionFormProps, useFormSend } from './action-props.ts';
-import { parseMoney } from './parse-money.ts';
+import { parseMoney } from '../shared/parse-money.ts';
 import { sendTransition } from './request-api.ts';
 
 /** Pending → Awaiting Payment: the price, and whether the contract is signed already. */

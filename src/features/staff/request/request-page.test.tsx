@@ -4,6 +4,8 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RequestFile, StaffRequest } from '../../../../domain/staff.ts';
 import { ApiError, NetworkError } from '../../../lib/api.ts';
+import { PortalDb } from '../../../lib/db.ts';
+import { ReplicaContext } from '../../../lib/replica.ts';
 import { texts } from '../../../../domain/texts.ts';
 import { getUiState, removeMessage } from '../../../lib/ui-state.ts';
 
@@ -54,24 +56,33 @@ const fileOf = (r: StaffRequest): RequestFile => ({
   finalFiles: [],
   deals: [],
   refunds: [],
+  notes: [],
   history: [],
   allowedActions: { Pending: ['price', 'reject'], 'Waiting for actions': ['start', 'payment', 'contract', 'reject'] }[r.status as string] ?? [],
 });
 
-beforeEach(() => {
+let db: PortalDb;
+beforeEach(async () => {
   apiGet.mockReset();
   apiSend.mockReset();
   apiRequest.mockReset();
+  db = new PortalDb('staff-test');
+  await db.open();
 });
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  vi.restoreAllMocks();
   for (const m of getUiState().messages) removeMessage(m.key);
+  db.close();
+  await db.delete();
 });
 
 async function openPage() {
   render(
     <ChakraProvider value={system}>
-      <RequestPage requestId="r1" />
+      <ReplicaContext.Provider value={db}>
+        <RequestPage requestId="r1" />
+      </ReplicaContext.Provider>
     </ChakraProvider>,
   );
   await screen.findByRole('heading', { name: /Track Master request/ });
@@ -121,6 +132,25 @@ describe('request page', () => {
     await waitFor(() => expect(screen.queryByRole('heading', { name: /changed/ })).toBeNull());
   });
 
+  it('sends the version the staff member started from, even if a live update changed the page meanwhile', async () => {
+    apiGet.mockResolvedValue(fileOf(request));
+    await openPage();
+    await waitFor(async () => expect(await db.staffRequests.get('r1')).toBeTruthy());
+    fireEvent.input(screen.getByLabelText(/^Price/), { target: { value: '500' } });
+    fireEvent.change(screen.getByLabelText(/^Price/), { target: { value: '500' } });
+    // The staff feed brings someone else's change while the price is being typed.
+    const copy = await db.staffRequests.get('r1');
+    await act(async () => {
+      await db.staffRequests.put({ ...copy!, data: fileOf({ ...request, contractSigned: true, version: 2 }), fetchedAt: Date.now() + 1000 });
+    });
+    await waitFor(() => expect(screen.getByTestId('request-contract').textContent).toBe('Yes'));
+    apiSend.mockRejectedValueOnce(new ApiError(409, 'VERSION_CONFLICT', 'Someone else changed this request.', {}));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Set price' })));
+    expect(apiSend.mock.calls[0][2]).toMatchObject({ version: 1 });
+    const alert = await screen.findByTestId('conflict-alert');
+    expect(within(alert).getByText('Contract signed: No → Yes')).toBeTruthy();
+  });
+
   it('shows the server message and reloads when the action is no longer allowed', async () => {
     apiGet.mockResolvedValueOnce(fileOf(request)).mockResolvedValue(fileOf({ ...request, status: 'Rejected', rejectionReason: 'Spam', version: 2 }));
     apiSend.mockRejectedValueOnce(new ApiError(409, 'ILLEGAL_TRANSITION', 'Set price is not allowed on a request that is Rejected.', { status: 'Rejected', allowed: [] }));
@@ -157,5 +187,49 @@ describe('request page', () => {
     expect(keyOf(2)).not.toBe(keyOf(0));
     expect(JSON.parse(JSON.stringify((apiRequest.mock.calls[2][1] as { json: unknown }).json))).toMatchObject({ version: 4, amount: 250, method: 'WIRE', reference: '' });
     await waitFor(() => expect(messages()).toContain('Payment recorded successfully.'));
+  });
+});
+
+describe('request page offline', () => {
+  it('keeps the answer on the device and shows it offline, quietly dated, instead of an error', async () => {
+    apiGet.mockResolvedValueOnce(fileOf(request));
+    await openPage();
+    await waitFor(async () => expect((await db.staffRequests.get('r1'))?.data.request.id).toBe('r1'));
+    cleanup();
+
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    apiGet.mockRejectedValue(new NetworkError('offline'));
+    await openPage();
+    expect(await screen.findByText(/^Offline copy from \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/)).toBeTruthy();
+    expect(screen.queryByText(texts.needsConnection)).toBeNull();
+    // Actions need the server: disabled, and the page says why.
+    expect((screen.getByRole('button', { name: 'Set price' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getAllByText('You are offline').length).toBeGreaterThan(0);
+  });
+
+  it('without a copy, offline is the connection error', async () => {
+    apiGet.mockRejectedValue(new NetworkError('offline'));
+    render(
+      <ChakraProvider value={system}>
+        <ReplicaContext.Provider value={db}>
+          <RequestPage requestId="r1" />
+        </ReplicaContext.Provider>
+      </ChakraProvider>,
+    );
+    expect(await screen.findByText(texts.needsConnection)).toBeTruthy();
+  });
+
+  it('queues an internal note offline and shows it as waiting to be sent', async () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    await db.staffRequests.put({ key: 'r1', data: fileOf(request), fetchedAt: 1 });
+    apiGet.mockRejectedValue(new NetworkError('offline'));
+    await openPage();
+    fireEvent.change(screen.getByLabelText(/New internal note/), { target: { value: 'Called the bank' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Add note' })));
+    const note = await screen.findByTestId('note');
+    expect(within(note).getByText('Called the bank')).toBeTruthy();
+    expect(within(note).getByText('Waiting to be sent')).toBeTruthy();
+    const [command] = await db.outbox.toArray();
+    expect(command).toMatchObject({ kind: 'staffNote', path: '/staff/notes', json: { clientUid: 'u1', requestId: 'r1', body: 'Called the bank' } });
   });
 });

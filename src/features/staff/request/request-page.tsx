@@ -1,5 +1,6 @@
 import { Box, Grid, Stack } from '@chakra-ui/react';
 import { RequestFile, StaffRequest } from '../../../../domain/staff.ts';
+import { useOnline } from '../../../lib/pwa.ts';
 import { BackToQueue } from '../shared/back-link.tsx';
 import { VersionConflict } from '../shared/conflict-alert.tsx';
 import { QueryView } from '../shared/query-view.tsx';
@@ -17,7 +18,7 @@ function parseRequest(value: unknown): StaffRequest | null {
 
 /** One request for staff: its details and files, the money, the history, and the actions its status allows. */
 export function RequestPage({ requestId }: { requestId: string }) {
-  const query = useStaffQuery(`/staff/requests/${encodeURIComponent(requestId)}`, RequestFile);
+  const query = useStaffQuery(`/staff/requests/${encodeURIComponent(requestId)}`, RequestFile, { table: 'staffRequests', key: requestId });
   return (
     <Stack gap="4">
       <BackToQueue />
@@ -30,6 +31,7 @@ export function RequestPage({ requestId }: { requestId: string }) {
 
 function RequestView({ file, refreshing, reload }: { file: RequestFile; refreshing: boolean; reload(): void }) {
   const action = useVersionedAction({ record: file.request, parseCurrent: parseRequest, reload });
+  const online = useOnline();
   return (
     <Stack gap="6">
       <RequestSummary file={file} />
@@ -45,11 +47,11 @@ function RequestView({ file, refreshing, reload }: { file: RequestFile; refreshi
       />
       <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 400px' }} gap="6" alignItems="start">
         {/* On phones the actions come first: they are what staff open the page for. */}
-        <Box order={{ base: 0, lg: 1 }} minWidth="0">
-          <ActionsCard request={file.request} allowed={file.allowedActions} busy={action.running || refreshing} perform={action.perform} />
+        <Box order={{ base: 0, lg: 1 }} minWidth="0" {...action.startProps}>
+          <ActionsCard request={file.request} allowed={file.allowedActions} busy={action.running || refreshing || !online} offline={!online} perform={action.perform} />
         </Box>
         <Box order={{ base: 1, lg: 0 }} minWidth="0">
-          <RequestSections file={file} />
+          <RequestSections file={file} refreshing={refreshing} reload={reload} />
         </Box>
       </Grid>
     </Stack>

@@ -5,6 +5,7 @@ import { toolByBackendName, visibleDetails } from '../../../../domain/tools.ts';
 import { Facts } from '../shared/facts.tsx';
 import { FileList } from '../shared/file-list.tsx';
 import { HistoryList } from '../shared/history-list.tsx';
+import { NotesSection } from '../shared/notes-section.tsx';
 import { PaymentsTable } from '../shared/payments-table.tsx';
 import { RefundsList } from '../shared/refunds-list.tsx';
 import { EmptyText, SectionCard } from '../shared/section-card.tsx';
@@ -17,14 +18,22 @@ function displayValue(type: string | undefined, value: unknown): string {
   return String(value);
 }
 
-export function RequestSections({ file }: { file: RequestFile }) {
+export function RequestSections({ file, refreshing, reload }: { file: RequestFile; refreshing: boolean; reload(): void }) {
   const { request } = file;
   const tool = toolByBackendName(request.productRequestType);
   const header = (key: string | null) => tool?.formFields.find((f) => f.backendHeader === key)?.header ?? key;
   const details = visibleDetails(request.productRequestType, request.requestDetails);
+  // A refund waiting for a decision is what staff came for (the queue's "Refunds to decide"): it goes first.
+  const toDecide = file.refunds.some((r) => r.status === 'requested');
+  const refunds = (
+    <SectionCard title="Refund requests" count={file.refunds.length}>
+      <RefundsList refunds={file.refunds} refreshing={refreshing} reload={reload} />
+    </SectionCard>
+  );
 
   return (
     <Stack gap="6">
+      {toDecide && refunds}
       <SectionCard title="Request details">
         {details.length === 0 ? (
           <EmptyText>—</EmptyText>
@@ -73,9 +82,8 @@ export function RequestSections({ file }: { file: RequestFile }) {
       <SectionCard title="Payments and invoices" count={file.deals.length}>
         <PaymentsTable deals={file.deals} />
       </SectionCard>
-      <SectionCard title="Refund requests" count={file.refunds.length}>
-        <RefundsList refunds={file.refunds} />
-      </SectionCard>
+      {!toDecide && refunds}
+      <NotesSection notes={file.notes} clientUid={file.client.uid} requestId={request.id} />
       <SectionCard title="History">
         <HistoryList entries={file.history} />
       </SectionCard>

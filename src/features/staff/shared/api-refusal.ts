@@ -14,7 +14,8 @@ export type Refusal =
 export function readRefusal(err: unknown): Refusal {
   if (err instanceof ApiError) {
     if (err.code === 'VERSION_CONFLICT') return { kind: 'conflict', current: err.details?.current };
-    if (err.code === 'ILLEGAL_TRANSITION' || err.code === 'ACTION_NOT_ALLOWED') return { kind: 'not-allowed', message: err.message };
+    // REFUND_DECIDED: someone decided that refund first; the reload shows their decision.
+    if (err.code === 'ILLEGAL_TRANSITION' || err.code === 'ACTION_NOT_ALLOWED' || err.code === 'REFUND_DECIDED') return { kind: 'not-allowed', message: err.message };
     if (err.code === 'VALIDATION_FAILED') {
       const match = /^([A-Za-z][\w.]*): (.+)$/s.exec(err.message);
       if (match) return { kind: 'field', field: match[1], message: match[2] };

@@ -35,3 +35,27 @@ describe('describeAudit, as the server writes a payment', () => {
     ).toEqual(['Paid: $0.00 → $200.00', 'Left to pay: $500.00 → $300.00', 'Amount: $200.00', 'Method: Card', 'Invoice: INV-2001']);
   });
 });
+
+describe('describeAudit, support threads and refunds', () => {
+  it('says what a staff reply said', () => {
+    expect(describeAudit({ action: 'reply', before: null, after: { id: 'x1', message: 'We are on it.' } })).toEqual({
+      summary: 'Replied to the client',
+      changes: ['Message: “We are on it.”'],
+    });
+  });
+
+  it('names a closed or reopened conversation by its outcome', () => {
+    expect(describeAudit({ action: 'thread', before: { status: 'open', version: 1 }, after: { status: 'closed', version: 2 } })).toEqual({
+      summary: 'Closed the conversation',
+      changes: ['Status: Open → Closed'],
+    });
+    expect(describeAudit({ action: 'thread', before: { status: 'closed' }, after: { status: 'open' } }).summary).toBe('Reopened the conversation');
+  });
+
+  it('names a refund decision by its outcome, with the amount and the note', () => {
+    expect(
+      describeAudit({ action: 'refund', before: { status: 'requested', amount: null, note: null }, after: { status: 'approved', amount: 120, note: 'Goodwill' } }),
+    ).toEqual({ summary: 'Approved a refund', changes: ['Status: Requested → Approved', 'Amount: Awaiting definition → $120.00', 'Note: None → “Goodwill”'] });
+    expect(describeAudit({ action: 'refund', before: { status: 'requested' }, after: { status: 'declined', note: 'Not eligible' } }).summary).toBe('Declined a refund');
+  });
+});

@@ -10,7 +10,21 @@ const actionText: Record<AuditEntry['action'], string> = {
   deliver: 'Uploaded a final file',
   role: 'Changed the staff role',
   notification: 'Sent a notification',
+  reply: 'Replied to the client',
+  thread: 'Changed the conversation',
+  refund: 'Decided a refund',
 };
+
+/** A conversation closed or reopened, a refund approved or declined: the entry's own outcome says which. */
+const outcomeText: Partial<Record<AuditEntry['action'], Record<string, string>>> = {
+  thread: { closed: 'Closed the conversation', open: 'Reopened the conversation' },
+  refund: { approved: 'Approved a refund', declined: 'Declined a refund' },
+};
+
+function summaryOf(action: AuditEntry['action'], after: unknown): string {
+  const status = isRecord(after) && typeof after.status === 'string' ? after.status : undefined;
+  return (status && outcomeText[action]?.[status]) ?? actionText[action] ?? action;
+}
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -21,8 +35,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  * $500.00"). The log stores whole before/after snapshots; only the fields people act on are spelled out.
  */
 export function describeAudit(entry: Pick<AuditEntry, 'action' | 'before' | 'after'>): { summary: string; changes: string[] } {
-  const summary = actionText[entry.action] ?? entry.action;
   const { before, after } = entry;
+  const summary = summaryOf(entry.action, after);
   if (isRecord(after) && !isRecord(before)) {
     // Something new (a payment, a file, a notification): what it was.
     const changes = Object.keys(fieldFormats)

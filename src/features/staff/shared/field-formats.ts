@@ -1,5 +1,5 @@
 import { requestStatuses, statusLabel, type RequestStatus } from '../../../../domain/enums.ts';
-import { formatDate, formatMoney } from '../../../../domain/format.ts';
+import { capitalise, formatDate, formatMoney } from '../../../../domain/format.ts';
 import { paymentMethodLabel, paymentMethods, type PaymentMethod } from '../../../../domain/staff.ts';
 
 /**
@@ -7,7 +7,8 @@ import { paymentMethodLabel, paymentMethods, type PaymentMethod } from '../../..
  * listed (ids, versions, timestamps) are bookkeeping and are not shown as changes.
  */
 export const fieldFormats: Record<string, { label: string; format(value: unknown): string }> = {
-  status: { label: 'Status', format: (v) => (requestStatuses.includes(v as RequestStatus) ? statusLabel[v as RequestStatus] : text(v)) },
+  // A request's status by its label; a thread's (open, closed) or a refund's (requested, approved…) capitalised.
+  status: { label: 'Status', format: (v) => (requestStatuses.includes(v as RequestStatus) ? statusLabel[v as RequestStatus] : typeof v === 'string' && v ? capitalise(v) : text(v)) },
   totalAmount: { label: 'Total', format: money },
   paid: { label: 'Paid', format: money },
   leftToPay: { label: 'Left to pay', format: money },
@@ -24,6 +25,7 @@ export const fieldFormats: Record<string, { label: string; format(value: unknown
   invoiceNumber: { label: 'Invoice', format: text },
   name: { label: 'File', format: text },
   message: { label: 'Message', format: (v) => (v ? `“${String(v)}”` : 'None') },
+  note: { label: 'Note', format: (v) => (v ? `“${String(v)}”` : 'None') },
 };
 
 function money(v: unknown): string {

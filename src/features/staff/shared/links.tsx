@@ -25,3 +25,19 @@ export function RequestLink({ requestId, children, ...style }: { requestId: stri
     </ChakraLink>
   );
 }
+
+/** The id of a conversation on its client's page, so a link opens the page at that conversation. */
+export function threadAnchor(threadId: string): string {
+  return `thread-${threadId}`;
+}
+
+/** A support thread: its client's page, scrolled to the conversation. */
+export function ThreadLink({ uid, threadId, children, ...style }: { uid: string; threadId: string; children: ReactNode } & StyleProps) {
+  return (
+    <ChakraLink asChild color="brand.fg" fontWeight="medium" {...style}>
+      <Link to="/staff/clients/$uid" params={{ uid }} hash={threadAnchor(threadId)}>
+        {children}
+      </Link>
+    </ChakraLink>
+  );
+}

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { showMessage } from '../../../lib/ui-state.ts';
 import { useOnlineAction } from '../../../lib/use-online-action.ts';
 import { type Refusal, readRefusal } from './api-refusal.ts';
@@ -49,10 +49,18 @@ export function useVersionedAction<R extends { version: number }>({ record, pars
   // Read at send time: a redo must use the version the reload brought, not the one of the render that made it.
   const latest = useRef(record);
   latest.current = record;
+  // The page follows live changes (the staff feed): what someone else saves while we fill in a form shows
+  // at once, and could slip under our write unnoticed. The write is made from the record as it was when
+  // we started on it, so their change still comes back as a conflict that says what changed.
+  const started = useRef<R | null>(null);
+  const begin = useCallback(() => {
+    started.current ??= latest.current;
+  }, []);
 
   /** Resolves to 'ok', the field error for the form to show, or null (nothing more for the caller to do). */
   async function perform(attempt: Attempt): Promise<'ok' | FieldError | null> {
-    const before = latest.current;
+    const before = started.current ?? latest.current;
+    started.current = null;
     const outcome = await run(() => attempt.send(before.version));
     if (!outcome) return null;
     if (outcome.ok) {
@@ -87,11 +95,20 @@ export function useVersionedAction<R extends { version: number }>({ record, pars
   return {
     running,
     perform,
+    /** Call when the person starts on an action (types in its form, opens its confirmation): see `started`. */
+    begin,
+    /** Props for the element holding the action's forms: typing or clicking in it is starting on the action. */
+    startProps: { onInputCapture: begin, onClickCapture: begin },
     conflict,
     /** Sends the kept attempt again, made from the fresh version. */
-    redo: () => (conflict ? perform(conflict.attempt) : Promise.resolve(null)),
+    redo: () => {
+      // On the fresh state, whatever was typed while it loaded.
+      started.current = null;
+      return conflict ? perform(conflict.attempt) : Promise.resolve(null);
+    },
     discard: () => {
       conflict?.attempt.onDiscard?.();
+      started.current = null;
       setConflict(null);
     },
   };

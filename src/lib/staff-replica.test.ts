@@ -1,0 +1,183 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ClientFile, RequestFile, StaffSyncPage } from '../../domain/staff.ts';
+import { NetworkError } from './api.ts';
+import { PortalDb } from './db.ts';
+import { STAFF_COUNTS_KEY, pullStaffFeed, requestStaffPull } from './staff-replica.ts';
+
+const counts = (threads: number) => ({ leads: 1, threads, refunds: 0, pending: 2, awaiting: 0, inProgress: 0, done: 0 });
+
+function clientFile(uid: string, firstName = 'Casey'): ClientFile {
+  return {
+    client: {
+      uid,
+      email: `${uid}@demo.test`,
+      firstName,
+      lastName: 'Client',
+      isClient: true,
+      isAdmin: false,
+      isStaff: false,
+      filledInitialForm: false,
+      initialForm: null,
+      activityStatus: 'ACTIVE',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      phone: null,
+      country: null,
+      version: 1,
+    },
+    requests: [],
+    evidence: [],
+    deals: [],
+    refunds: [],
+    threads: [],
+    files: [],
+    notifications: [],
+    notes: [],
+    history: [],
+  };
+}
+
+function requestFile(id: string, uid: string): RequestFile {
+  return {
+    request: {
+      id,
+      productRequestType: 'TRACK_MASTER',
+      Created_Time: '2026-01-02T10:00:00.000Z',
+      status: 'Pending',
+      contractSigned: false,
+      totalAmount: null,
+      paid: 0,
+      leftToPay: null,
+      requestDetails: {},
+      attachments: [],
+      updatedAt: '2026-01-02T10:00:00.000Z',
+      rejectionReason: null,
+      toolId: 'track-master',
+      version: 1,
+      userId: uid,
+      finalFileId: null,
+    },
+    client: { uid, email: `${uid}@demo.test`, name: 'Casey Client' },
+    evidence: [],
+    finalFiles: [],
+    deals: [],
+    refunds: [],
+    notes: [],
+    history: [],
+    allowedActions: [],
+  };
+}
+
+function page(cursor: string, parts: Partial<StaffSyncPage> = {}): StaffSyncPage {
+  return { cursor, hasMore: false, counts: counts(0), clients: [], requests: [], keep: { clients: [], requests: [] }, ...parts };
+}
+
+describe('pullStaffFeed', () => {
+  let db: PortalDb;
+  beforeEach(async () => {
+    db = new PortalDb('staff-1');
+    await db.open();
+  });
+  afterEach(async () => {
+    db.close();
+    await db.delete();
+  });
+
+  it('writes each page with its cursor and the counts, following pages until hasMore is false', async () => {
+    const seen: string[] = [];
+    const pages: Record<string, StaffSyncPage> = {
+      '0': page('4', { hasMore: true, clients: [clientFile('c1')], keep: { clients: ['c1'], requests: ['r1'] } }),
+      '4': page('9', { requests: [requestFile('r1', 'c1')], counts: counts(3), keep: { clients: ['c1'], requests: ['r1'] } }),
+    };
+    const applied = await pullStaffFeed(db, async (cursor) => {
+      seen.push(cursor);
+      return pages[cursor];
+    });
+    expect(seen).toEqual(['0', '4']);
+    expect(applied).toBe(2);
+    expect((await db.staffClients.get('c1'))?.data.client.firstName).toBe('Casey');
+    expect((await db.staffRequests.get('r1'))?.data.request.userId).toBe('c1');
+    expect((await db.meta.get(STAFF_COUNTS_KEY))?.value).toEqual(counts(3));
+    expect((await db.meta.get('staffCursor'))?.value).toBe('9');
+  });
+
+  it('keeps a page and its cursor together: a page that fails to arrive leaves the last one applied, and the next pull resumes there', async () => {
+    const seen: string[] = [];
+    await expect(
+      pullStaffFeed(db, async (cursor) => {
+        seen.push(cursor);
+        if (cursor === '0') return page('5', { hasMore: true, clients: [clientFile('c1')], keep: { clients: ['c1'], requests: [] } });
+        throw new NetworkError('connection cut');
+      }),
+    ).rejects.toThrow('connection cut');
+    expect(await db.staffClients.count()).toBe(1);
+    expect((await db.meta.get('staffCursor'))?.value).toBe('5');
+
+    await pullStaffFeed(db, async (cursor) => {
+      seen.push(cursor);
+      return page('8', { clients: [clientFile('c2')], keep: { clients: ['c1', 'c2'], requests: [] } });
+    });
+    expect(seen).toEqual(['0', '5', '5']);
+    expect((await db.staffClients.toCollection().primaryKeys()).sort()).toEqual(['c1', 'c2']);
+  });
+
+  it('applies nothing of a page whose write fails: neither its files nor its cursor', async () => {
+    // A client file without a client cannot give its key: the bulkPut throws inside the transaction.
+    const broken = { ...clientFile('c9'), client: undefined } as unknown as ClientFile;
+    await expect(pullStaffFeed(db, async () => page('3', { clients: [clientFile('c1'), broken], keep: { clients: ['c1'], requests: [] } }))).rejects.toThrow();
+    expect(await db.staffClients.count()).toBe(0);
+    expect(await db.meta.get('staffCursor')).toBeUndefined();
+  });
+
+  it('drops copies the server no longer keeps, but not one written while the page was on its way', async () => {
+    await db.staffClients.bulkPut([
+      { key: 'old', data: clientFile('old'), fetchedAt: 1 },
+      { key: 'kept', data: clientFile('kept'), fetchedAt: 1 },
+    ]);
+    await db.staffRequests.put({ key: 'r-old', data: requestFile('r-old', 'old'), fetchedAt: 1 });
+    await pullStaffFeed(db, async () => {
+      // Opened meanwhile: the server's keep list was made before it.
+      await db.staffClients.put({ key: 'fresh', data: clientFile('fresh'), fetchedAt: Date.now() + 1 });
+      return page('2', { keep: { clients: ['kept'], requests: [] } });
+    });
+    expect((await db.staffClients.toCollection().primaryKeys()).sort()).toEqual(['fresh', 'kept']);
+    expect(await db.staffRequests.count()).toBe(0);
+  });
+});
+
+describe('requestStaffPull', () => {
+  let db: PortalDb;
+  beforeEach(async () => {
+    db = new PortalDb('staff-2');
+    await db.open();
+  });
+  afterEach(async () => {
+    db.close();
+    await db.delete();
+  });
+
+  it('runs one pull at a time, and one more when asked during a pull', async () => {
+    let runs = 0;
+    let release: () => void = () => undefined;
+    const pull = () => {
+      runs++;
+      return new Promise<number>((resolve) => (release = () => resolve(0)));
+    };
+    const first = requestStaffPull(db, pull);
+    const second = requestStaffPull(db, pull);
+    const third = requestStaffPull(db, pull);
+    expect(runs).toBe(1);
+    release();
+    await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(runs).toBe(2);
+    release();
+    expect(await first).toBeNull();
+    expect(second).toBe(first);
+    expect(third).toBe(first);
+  });
+
+  it('offline is not a failure; a refusal of the server is', async () => {
+    expect(await requestStaffPull(db, () => Promise.reject(new NetworkError('offline')))).toBeNull();
+    expect(await requestStaffPull(db, () => Promise.reject(new Error('Staff only')))).toBe('Staff only');
+  });
+});
