@@ -68,6 +68,8 @@ export const productRequests = pgTable(
     index('product_requests_user_seq').on(t.userId, t.seq),
     // The staff queue: one status, oldest first, paged by (created_at, id).
     index('product_requests_queue').on(t.status, t.createdAt, t.id),
+    // One row per command: a rerun of the same Idempotency-Key finds the first row instead of adding one.
+    uniqueIndex('product_requests_client_key').on(t.userId, t.clientKey).where(sql`client_key IS NOT NULL`),
   ],
 );
 
@@ -156,6 +158,7 @@ export const refunds = pgTable(
     index('refunds_queue').on(t.status, t.createdAt, t.id),
     // At most one undecided refund per request: a second one is refused even when two race.
     uniqueIndex('refunds_one_undecided').on(t.requestId).where(sql`status = 'requested'`),
+    uniqueIndex('refunds_client_key').on(t.userId, t.clientKey).where(sql`client_key IS NOT NULL`),
     check('refunds_status_check', sql`${t.status} IN ('requested', 'approved', 'declined')`),
   ],
 );
@@ -197,6 +200,7 @@ export const contactRequests = pgTable(
     index('contact_requests_user_seq').on(t.userId, t.seq),
     // The staff queue's "Awaiting our reply", oldest wait first.
     index('contact_requests_awaiting').on(t.awaitingSince, t.id).where(sql`awaiting_since IS NOT NULL`),
+    uniqueIndex('contact_requests_client_key').on(t.userId, t.clientKey).where(sql`client_key IS NOT NULL`),
     check('contact_requests_status_check', sql`${t.status} IN ('open', 'closed')`),
   ],
 );
@@ -223,6 +227,8 @@ export const contactReplies = pgTable(
   (t) => [
     index('contact_replies_user_seq').on(t.userId, t.seq),
     index('contact_replies_thread').on(t.threadId, t.createdAt),
+    // By author, not by thread owner: the key is the writer's (client or staff) command id.
+    uniqueIndex('contact_replies_client_key').on(t.authorUid, t.clientKey).where(sql`client_key IS NOT NULL`),
     check('contact_replies_author_check', sql`${t.author} IN ('client', 'staff')`),
   ],
 );
@@ -246,7 +252,11 @@ export const staffNotes = pgTable(
     createdAt: createdAt(),
     seq: seq(),
   },
-  (t) => [index('staff_notes_subject_seq').on(t.subjectUid, t.seq), index('staff_notes_request').on(t.requestId, t.createdAt)],
+  (t) => [
+    index('staff_notes_subject_seq').on(t.subjectUid, t.seq),
+    index('staff_notes_request').on(t.requestId, t.createdAt),
+    uniqueIndex('staff_notes_client_key').on(t.authorUid, t.clientKey).where(sql`client_key IS NOT NULL`),
+  ],
 );
 
 /**

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,11 +8,16 @@ import { HttpError } from '../errors.ts';
 
 /**
  * Test-only fault injection (TEST_FAULTS=1; refused in production by config.ts). It lets the
- * offline and chaos tests lose answers after commit, inject 5xx before commit, expire a user's
- * tokens, and count what really reached the database.
+ * offline and chaos tests lose answers after commit, crash after commit, inject 5xx before commit,
+ * expire a user's tokens, and count what really reached the database.
  */
 const Faults = z.strictObject({
   dropAfterCommitRate: z.number().min(0).max(1).default(0),
+  /**
+   * The process "dies" once the handler is done: nothing after it runs for that request (the
+   * Idempotency-Key claim is left as the handler's transaction left it) and the connection is cut.
+   */
+  crashAfterCommitRate: z.number().min(0).max(1).default(0),
   fail5xxRate: z.number().min(0).max(1).default(0),
   /** Only requests to paths starting with this are affected (e.g. "/api/contact"). */
   pathPrefix: z.string().default('/api/'),
@@ -23,13 +28,15 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by faultsPlugin when this request's answer is to be lost after commit; acted on by dropAnswersPlugin. */
     dropAnswer: boolean;
+    /** Set by faultsPlugin when the process is to "die" after this request's handler. */
+    crashAfterCommit: boolean;
   }
 }
 
 /**
  * Register before idempotencyPlugin, so injected failures and expired tokens are decided before a key
- * is claimed (and replays can be dropped too); register dropAnswersPlugin after it, so an answer is
- * stored before its connection is cut.
+ * is claimed (and replays can be dropped too), and a crash's onSend runs before the claim would be
+ * settled; register dropAnswersPlugin after it, so an answer is stored before its connection is cut.
  */
 export const faultsPlugin = fp(
   async (app) => {
@@ -40,6 +47,7 @@ export const faultsPlugin = fp(
     const affects = (method: string, url: string) => method !== 'GET' && url.startsWith(faults.pathPrefix) && !url.startsWith('/api/__test');
 
     app.decorateRequest('dropAnswer', false);
+    app.decorateRequest('crashAfterCommit', false);
     app.addHook('preHandler', async (request) => {
       const user = request.userOrNull;
       if (!user || !affects(request.method, request.url)) return;
@@ -47,6 +55,14 @@ export const faultsPlugin = fp(
       if (notBefore !== undefined && request.tokenIssuedAt <= notBefore) throw new HttpError(401, 'TOKEN_EXPIRED', 'The identity token has expired');
       if (Math.random() < faults.fail5xxRate) throw new HttpError(503, 'INJECTED', 'Injected failure before commit');
       if (Math.random() < faults.dropAfterCommitRate) request.dropAnswer = true;
+      if (Math.random() < faults.crashAfterCommitRate) request.crashAfterCommit = true;
+    });
+    // What a process killed after commit leaves: whatever the handler committed, and no answer.
+    app.addHook('onSend', async (request, _reply, payload) => {
+      if (!request.crashAfterCommit) return payload;
+      request.idempotencyClaim = null;
+      cutConnection(request);
+      return payload;
     });
 
     testRoutes(app, {
@@ -61,12 +77,18 @@ export const faultsPlugin = fp(
 export const dropAnswersPlugin = fp(
   async (app) => {
     app.addHook('onSend', async (request, _reply, payload) => {
-      if (request.dropAnswer) request.raw.socket?.destroy();
+      if (request.dropAnswer) cutConnection(request);
       return payload;
     });
   },
   { name: 'drop-answers', dependencies: ['faults', 'idempotency'] },
 );
+
+/** Cuts a real connection; app.inject's stand-in socket cannot be cut, so an injected request gets its answer. */
+function cutConnection(request: FastifyRequest) {
+  const socket = request.raw.socket as { destroy?: unknown } | undefined;
+  if (typeof socket?.destroy === 'function') request.raw.socket.destroy();
+}
 
 interface FaultControls {
   set(faults: Faults): void;

@@ -1,14 +1,65 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { existsSync, readdirSync } from 'node:fs';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactRequests, idempotencyKeys } from '../db/schema.ts';
-import { backends, createTestApp, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
+import { contactReplies, contactRequests, files, idempotencyKeys, productRequests, refunds } from '../db/schema.ts';
+import { minimalPdf } from '../seed-data.ts';
+import { backends, createTestApp, postgresSkipReason, type Backend, type TestApp, type TestUser } from '../test-helper.ts';
 import { isRetryable, KEY_TTL_DAYS, pruneIdempotencyKeys } from './idempotency.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[idempotency.test] PostgreSQL run skipped: ${skip}`);
 
 const contact = (subject = 'Where is my report?', message = 'Please call me back.') => ({ contactRequest: { subject, message } });
+
+/** A Web Intelligence order with one PDF: a multipart purchase that stores a file. */
+async function webIntelligenceOrder(label: string) {
+  const form = new FormData();
+  const fields = { websiteName: label, websiteUrl: 'https://scam.example', fraudType: 'crypto', description: 'They took my deposit.', amountLost: '1234.5' };
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append('relevantInformation', new Blob([new Uint8Array(minimalPdf('Evidence', [label]))], { type: 'application/pdf' }), 'evidence.pdf');
+  const response = new Response(form);
+  return { payload: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type') ?? '' };
+}
+
+/** An app with the test-only fault plugin (server/plugins/faults.ts), which TEST_FAULTS=1 registers. */
+async function createFaultyApp(backend?: Backend): Promise<TestApp> {
+  const previous = process.env.TEST_FAULTS;
+  process.env.TEST_FAULTS = '1';
+  try {
+    return await createTestApp({ backend });
+  } finally {
+    if (previous === undefined) delete process.env.TEST_FAULTS;
+    else process.env.TEST_FAULTS = previous;
+  }
+}
+
+/** Sends a user's commands of every kind that stores a row under its key, and counts what they stored. */
+function commandsOf(t: TestApp, user: TestUser) {
+  const send = (url: string, key: string, payload: object | Buffer, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url, headers: { ...user.headers, ...headers, 'idempotency-key': key }, payload });
+  const rows = async (table: typeof contactRequests | typeof contactReplies | typeof refunds | typeof productRequests | typeof files) =>
+    (await t.services.db.select({ n: count() }).from(table).where(eq(table.userId, user.uid)))[0].n;
+  return {
+    contact: (key: string) => send('/api/contact', key, contact(`crash-${key}`)),
+    reply: (threadId: string, key: string) => send(`/api/contact/${threadId}/replies`, key, { reply: { message: `reply ${key}` } }),
+    refund: (processId: string, key: string) =>
+      send('/api/refund', key, { refundRequest: { tool: 'WEB_INTELLIGENCE', processId, refundRequestType: 'FULL', reason: `refund ${key}` } }),
+    purchase: async (key: string) => {
+      const { payload, contentType } = await webIntelligenceOrder(`order-${key}`);
+      return send('/api/webIntelligence', key, payload, { 'content-type': contentType });
+    },
+    /** Every row of the user's in the tables a command writes, and the files on disk. */
+    stored: async () => ({
+      contact: await rows(contactRequests),
+      replies: await rows(contactReplies),
+      refunds: await rows(refunds),
+      requests: await rows(productRequests),
+      files: await rows(files),
+      onDisk: existsSync(t.services.config.filesDir) ? readdirSync(t.services.config.filesDir).length : 0,
+    }),
+  };
+}
 
 describe.each(backends())('Idempotency-Key (%s)', (backend) => {
   let t: TestApp;
@@ -93,6 +144,24 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     expect(other.statusCode).toBe(422);
   });
 
+  it('the same key and body to another thread is not a replay: 422, and nothing stored there', async () => {
+    const [a, b] = await Promise.all([post(alice, undefined, contact('thread A')), post(alice, undefined, contact('thread B'))]);
+    const [threadA, threadB] = [a.json().data.id as string, b.json().data.id as string];
+    const key = randomUUID();
+    const body = { reply: { message: 'Any news?' } };
+    const first = await post(alice, key, body, `/api/contact/${threadA}/replies`);
+    expect(first.statusCode).toBe(201);
+    expect((await claimOf(alice, key)).path).toBe(`/api/contact/${threadA}/replies`);
+    const other = await post(alice, key, body, `/api/contact/${threadB}/replies`);
+    expect(other.statusCode).toBe(422);
+    expect(other.json().error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(await t.services.db.select().from(contactReplies).where(eq(contactReplies.threadId, threadB))).toEqual([]);
+    // The query string is not part of the path: the same request with one is still a replay.
+    const again = await post(alice, key, body, `/api/contact/${threadA}/replies?from=outbox`);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+  });
+
   it('the first still running: 409, and nothing stored', async () => {
     const key = randomUUID();
     const subject = `running-${key}`;
@@ -126,6 +195,58 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     const replay = await post(alice, key, contact(subject));
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(await rowsWithSubject(subject)).toBe(1);
+  });
+
+  /**
+   * What a crash between the change and its record used to leave: the row committed, the claim still
+   * "running" and older than the takeover limit. The attempt that takes it over finds the row by its
+   * key (the unique (user, client_key) index) and answers it instead of storing another.
+   */
+  describe('a taken-over claim whose first attempt stored its row answers that row', () => {
+    let carol: TestUser;
+    let commands: ReturnType<typeof commandsOf>;
+    beforeAll(async () => {
+      carol = await t.user({ client: true });
+      commands = commandsOf(t, carol);
+    });
+
+    const crashedLongAgo = (user: TestUser, key: string) =>
+      t.services.db
+        .update(idempotencyKeys)
+        .set({ state: 'running', responseStatus: null, responseBody: null, createdAt: sql`now() - interval '3 minutes'` })
+        .where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key)));
+
+    async function expectRerunAnswersFirst(send: (key: string) => Promise<{ statusCode: number; json(): { data: { id: string } }; headers: Record<string, unknown> }>) {
+      const key = randomUUID();
+      const first = await send(key);
+      expect(first.statusCode, JSON.stringify(first.json())).toBe(201);
+      await crashedLongAgo(carol, key);
+      const before = await commands.stored();
+      const rerun = await send(key);
+      expect(rerun.statusCode, JSON.stringify(rerun.json())).toBe(201);
+      expect(rerun.headers['idempotent-replayed']).toBeUndefined();
+      expect(rerun.json().data.id).toBe(first.json().data.id);
+      expect(await commands.stored()).toEqual(before);
+      expect(await claimOf(carol, key)).toMatchObject({ state: 'done', responseStatus: 201 });
+      const replay = await send(key);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.json().data.id).toBe(first.json().data.id);
+    }
+
+    it('a contact message', () => expectRerunAnswersFirst(commands.contact));
+
+    it('a reply in a thread', async () => {
+      const thread = (await commands.contact(randomUUID())).json().data.id as string;
+      await expectRerunAnswersFirst((key) => commands.reply(thread, key));
+    });
+
+    it('a refund request (whose pending refund would otherwise refuse the rerun)', async () => {
+      const order = (await commands.purchase(randomUUID())).json().data.id as string;
+      await t.services.db.update(productRequests).set({ status: 'In Progress' }).where(eq(productRequests.id, order));
+      await expectRerunAnswersFirst((key) => commands.refund(order, key));
+    });
+
+    it('a purchase with a file: no second request, file row or file on disk', () => expectRerunAnswersFirst(commands.purchase));
   });
 
   it('20 parallel identical requests with one key store exactly one row', async () => {
@@ -267,18 +388,63 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
   });
 });
 
+/**
+ * A process killed after the handler committed, simulated by the crashAfterCommit fault: nothing runs
+ * after the handler (onSend never settles the claim) and the answer is lost. The claim is then aged
+ * past the takeover limit, as a retry two minutes later would find it.
+ */
+describe.each(backends())('Idempotency-Key: a crash after commit (%s)', (backend) => {
+  let t: TestApp;
+  let dave: TestUser;
+  let commands: ReturnType<typeof commandsOf>;
+  beforeAll(async () => {
+    t = await createFaultyApp(backend);
+    dave = await t.user({ client: true });
+    commands = commandsOf(t, dave);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const setFaults = async (faults: object) => expect((await t.app.inject({ method: 'POST', url: '/api/__test/faults', payload: faults })).statusCode).toBe(200);
+
+  async function crashThenRetry(pathPrefix: string, send: (key: string) => Promise<{ statusCode: number; json(): { data: { id: string } } }>, table: typeof contactRequests | typeof productRequests) {
+    const key = randomUUID();
+    await setFaults({ crashAfterCommitRate: 1, pathPrefix });
+    try {
+      await send(key);
+    } finally {
+      await setFaults({});
+    }
+    // The client never saw that answer: the first result is what the database holds under the key.
+    const [first] = await t.services.db
+      .select({ id: table.id })
+      .from(table)
+      .where(and(eq(table.userId, dave.uid), eq(table.clientKey, key)));
+    expect(first).toBeDefined();
+    await t.services.db
+      .update(idempotencyKeys)
+      .set({ createdAt: sql`now() - interval '3 minutes'` })
+      .where(and(eq(idempotencyKeys.userId, dave.uid), eq(idempotencyKeys.key, key)));
+    const before = await commands.stored();
+    const retry = await send(key);
+    expect(retry.statusCode, JSON.stringify(retry.json())).toBe(201);
+    expect(retry.json().data.id).toBe(first.id);
+    expect(await commands.stored()).toEqual(before);
+  }
+
+  it('the retry of a contact message answers the first one and stores nothing twice', () =>
+    crashThenRetry('/api/contact', commands.contact, contactRequests));
+
+  it('the retry of a purchase with a file answers the first one and stores nothing twice', () =>
+    crashThenRetry('/api/webIntelligence', commands.purchase, productRequests));
+});
+
 describe('Idempotency-Key: answers the outbox retries are not replayed', () => {
   let t: TestApp;
   beforeAll(async () => {
-    // The test-only fault plugin (server/plugins/faults.ts) answers 401 after the claim is taken.
-    const previous = process.env.TEST_FAULTS;
-    process.env.TEST_FAULTS = '1';
-    try {
-      t = await createTestApp();
-    } finally {
-      if (previous === undefined) delete process.env.TEST_FAULTS;
-      else process.env.TEST_FAULTS = previous;
-    }
+    // The test-only fault plugin (server/plugins/faults.ts) answers 401 for an expired token before any key is claimed.
+    t = await createFaultyApp();
   });
   afterAll(async () => {
     await t?.close();
@@ -289,7 +455,7 @@ describe('Idempotency-Key: answers the outbox retries are not replayed', () => {
     for (const s of [200, 201, 400, 403, 404, 409, 413, 422]) expect(isRetryable(s), String(s)).toBe(false);
   });
 
-  it('a 401 after the claim (token expired) frees the key: the retry with a fresh token runs once', async () => {
+  it('a 401 for an expired token claims nothing: the retry with a fresh token runs once', async () => {
     const password = 'Secret#123';
     const u = await t.user({ password });
     const key = randomUUID();

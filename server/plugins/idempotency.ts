@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
@@ -19,9 +20,11 @@ declare module 'fastify' {
 }
 
 /**
- * Same user, same Idempotency-Key: same body replays the stored first answer (nothing new is
- * stored), a different body is 422, and a first attempt still running is 409. The claim is one
- * INSERT … ON CONFLICT DO NOTHING on (user, key), so concurrent replays cannot both run.
+ * Same user, same Idempotency-Key: same request (method, path with its parameters, body) replays the
+ * stored first answer (nothing new is stored), a different one is 422, and a first attempt still
+ * running is 409. The claim is one INSERT … ON CONFLICT DO NOTHING on (user, key), so concurrent
+ * replays cannot both run. Routes that store rows settle the claim inside their own transaction
+ * (settleInTransaction); onSend settles it for the others.
  * Its hooks sit on the root, so they wrap every route; a request without a checked token has no
  * user and passes through.
  */
@@ -44,8 +47,8 @@ async function claimOrReplay(db: Db, request: FastifyRequest, reply: FastifyRepl
     throw new HttpError(400, 'BAD_IDEMPOTENCY_KEY', 'Idempotency-Key must be 8 to 128 letters, digits, - or _');
   }
   const userId = request.userOrNull.uid;
-  const bodyHash = hashRequest(request);
-  const path = request.routeOptions.url ?? request.url;
+  const path = requestPath(request);
+  const bodyHash = hashRequest(request, path);
   const claimed = await db
     .insert(idempotencyKeys)
     .values({ userId, key, method: request.method, path, bodyHash, state: 'running' })
@@ -57,9 +60,7 @@ async function claimOrReplay(db: Db, request: FastifyRequest, reply: FastifyRepl
   }
   const [existing] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
   if (!existing) throw new HttpError(409, 'IDEMPOTENCY_RETRY', 'Please retry this request');
-  if (existing.bodyHash !== bodyHash || existing.method !== request.method || existing.path !== path) {
-    throw new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request');
-  }
+  if (existing.bodyHash !== bodyHash || existing.method !== request.method || existing.path !== path) throw keyReused();
   if (existing.state === 'running') {
     await takeOverStaleClaim(db, userId, key, existing.createdAt);
     request.idempotencyClaim = { userId, key };
@@ -81,11 +82,59 @@ async function takeOverStaleClaim(db: Db, userId: string, key: string, createdAt
   if (retaken.length !== 1) throw inProgress();
 }
 
+export const keyReused = () => new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request');
+
+/** The request's Idempotency-Key once claimed: what a route stores as the row's client_key. */
+export function clientKeyOf(request: FastifyRequest): string | null {
+  return request.idempotencyClaim?.key ?? null;
+}
+
+/**
+ * Marks the claim done with this answer inside the handler's transaction, so the change and its
+ * record commit together: no crash can leave a committed change under a claim still "running" that
+ * a later attempt would take over and run again. onSend then finds the claim done and leaves it.
+ * Call it last in the transaction, with the answer the route sends.
+ */
+export async function settleInTransaction(tx: Db, request: FastifyRequest, status: number, body: unknown): Promise<void> {
+  const claim = request.idempotencyClaim;
+  if (!claim) return;
+  await tx
+    .update(idempotencyKeys)
+    .set({ state: 'done', responseStatus: status, responseBody: body })
+    .where(and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.state, 'running')));
+}
+
+/**
+ * The row a keyed command created: the one its key already stored (a rerun of a crashed attempt
+ * whose claim was taken over), else the one `insert` stores now. `insert` must be ON CONFLICT DO
+ * NOTHING on the table's client-key unique index, so attempts racing past `find` store one row and
+ * all answer it. Without a key, `insert` simply runs.
+ */
+export async function insertOnce<T>(
+  clientKey: string | null,
+  find: (clientKey: string) => Promise<T | undefined>,
+  insert: () => Promise<T | undefined>,
+): Promise<{ row: T; created: boolean }> {
+  const first = clientKey === null ? undefined : await find(clientKey);
+  if (first) return { row: first, created: false };
+  const inserted = await insert();
+  if (inserted) return { row: inserted, created: true };
+  const raced = clientKey === null ? undefined : await find(clientKey);
+  if (!raced) throw new Error('insert stored nothing and no row has its client key');
+  return { row: raced, created: false };
+}
+
+/** ON CONFLICT target of a table's partial unique index on (owner, client_key) WHERE client_key IS NOT NULL. */
+export function clientKeyConflict(owner: PgColumn, clientKey: PgColumn) {
+  return { target: [owner, clientKey], where: sql`client_key IS NOT NULL` };
+}
+
 async function settleClaim(db: Db, request: FastifyRequest, status: number, payload: unknown) {
   const claim = request.idempotencyClaim;
   if (!claim) return;
   request.idempotencyClaim = null;
-  const where = and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key));
+  // Still running only: a claim the handler settled in its transaction is final, whatever happened after commit.
+  const where = and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.state, 'running'));
   if (isRetryable(status)) {
     // Nothing was committed that the client may rely on, and the client will send the same key
     // again (docs/decisions/001-delta-sync-and-idempotency.md): free it, or the retry would get this
@@ -114,8 +163,21 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** Hash of method, route and body; file parts contribute their bytes' hash, not their buffers. */
-function hashRequest(request: FastifyRequest): string {
+/**
+ * The path as sent, with its parameters and without the query string: the same key and body to
+ * /contact/A/replies and then /contact/B/replies are two different requests, not a replay.
+ */
+function requestPath(request: FastifyRequest): string {
+  const query = request.url.indexOf('?');
+  return query === -1 ? request.url : request.url.slice(0, query);
+}
+
+/**
+ * Hash of method, path (with its parameters) and body; file parts contribute their bytes' hash, not
+ * their buffers. For a route without parameters the path is its pattern, as hashed before parameters
+ * were, so claims stored then still match.
+ */
+function hashRequest(request: FastifyRequest, path: string): string {
   const normalised = JSON.stringify(request.body ?? null, (_key, value) => {
     if (value && typeof value === 'object' && 'data' in value && Buffer.isBuffer((value as { data: unknown }).data)) {
       const file = value as { filename?: string; data: Buffer };
@@ -126,7 +188,7 @@ function hashRequest(request: FastifyRequest): string {
     }
     return value;
   });
-  return createHash('sha256').update(`${request.method} ${request.routeOptions.url}\n${normalised}`).digest('hex');
+  return createHash('sha256').update(`${request.method} ${path}\n${normalised}`).digest('hex');
 }
 
 export async function pruneIdempotencyKeys(db: Db): Promise<void> {

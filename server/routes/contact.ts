@@ -6,6 +6,7 @@ import { ContactBody, ContactReply, ContactRequest, envelope, NotCrmExistsBody, 
 import type { Db } from '../db/client.ts';
 import { contactReplies, contactRequests, users } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
+import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../plugins/idempotency.ts';
 import { toContactReply, toContactRequest } from '../serialize-messages.ts';
 import { UUID } from '../storage.ts';
 
@@ -34,14 +35,21 @@ export async function contactRoutes(app: FastifyInstance) {
   }
 
   // A new thread starts open and waiting for our reply: the column defaults (status 'open', awaiting_since now()) do it.
+  // A rerun of the same Idempotency-Key answers the thread its first attempt stored.
   api.post(
     '/contact',
     { ...auth, schema: { tags: ['contact'], body: ContactBody, response: { 201: envelope(ContactRequest) } } },
     async (request, reply) => {
+      const uid = request.user.uid;
       const { subject, message } = request.body.contactRequest;
-      const [row] = await app.db.insert(contactRequests).values({ userId: request.user.uid, subject, message, clientKey: request.idempotencyClaim?.key ?? null }).returning();
-      await app.events.poke(row.userId);
-      return reply.status(201).send({ data: toContactRequest(row) });
+      const answer = await app.db.transaction(async (tx) => {
+        const { row } = await openThread(tx, uid, { subject, message }, clientKeyOf(request));
+        const data = { data: toContactRequest(row) };
+        await settleInTransaction(tx, request, 201, data);
+        return data;
+      });
+      await app.events.poke(uid);
+      return reply.status(201).send(answer);
     },
   );
 
@@ -78,36 +86,17 @@ export async function contactRoutes(app: FastifyInstance) {
     { ...auth, schema: { tags: ['contact'], params: ThreadParams, body: ReplyBody, response: { 201: envelope(ContactReply) } } },
     async (request, reply) => {
       const uid = request.user.uid;
-      const saved = await app.db.transaction(async (tx) => {
+      const answer = await app.db.transaction(async (tx) => {
         const thread = await ownThread(tx, uid, request.params.threadId, true);
-        const [row] = await tx
-          .insert(contactReplies)
-          .values({
-            threadId: thread.id,
-            userId: thread.userId,
-            author: 'client',
-            authorUid: uid,
-            message: request.body.reply.message,
-            clientKey: request.idempotencyClaim?.key ?? null,
-          })
-          .returning();
-        const reopens = thread.status === 'closed';
-        // An older wait is kept: the queue orders by how long the client has been waiting, not by their last message.
-        if (reopens || thread.awaitingSince === null) {
-          await tx
-            .update(contactRequests)
-            .set({
-              status: 'open',
-              awaitingSince: sql`coalesce(${contactRequests.awaitingSince}, now())`,
-              // version guards staff close/reopen, so it moves only when the state does.
-              ...(reopens ? { version: sql`${contactRequests.version} + 1` } : {}),
-            })
-            .where(eq(contactRequests.id, thread.id));
-        }
-        return row;
+        const { row, created } = await appendClientReply(tx, thread, request.body.reply.message, clientKeyOf(request));
+        // A rerun changes nothing more: the first attempt already reopened the thread.
+        if (created) await reopenForReply(tx, thread);
+        const data = { data: toContactReply(row) };
+        await settleInTransaction(tx, request, 201, data);
+        return data;
       });
       await app.events.poke(uid);
-      return reply.status(201).send({ data: toContactReply(saved) });
+      return reply.status(201).send(answer);
     },
   );
 
@@ -135,4 +124,58 @@ export async function contactRoutes(app: FastifyInstance) {
       return { data: { received: true as const } };
     },
   );
+}
+
+type ThreadRow = typeof contactRequests.$inferSelect;
+
+/** Stores a new thread, or finds the one this Idempotency-Key already stored (a rerun after a crash). */
+async function openThread(tx: Db, uid: string, fields: { subject: string; message: string }, clientKey: string | null) {
+  return insertOnce(
+    clientKey,
+    async (key) => (await tx.select().from(contactRequests).where(and(eq(contactRequests.userId, uid), eq(contactRequests.clientKey, key))))[0],
+    async () =>
+      (
+        await tx
+          .insert(contactRequests)
+          .values({ userId: uid, ...fields, clientKey })
+          .onConflictDoNothing(clientKeyConflict(contactRequests.userId, contactRequests.clientKey))
+          .returning()
+      )[0],
+  );
+}
+
+/** Stores the client's reply, or finds the one this Idempotency-Key already stored (a rerun after a crash). */
+async function appendClientReply(tx: Db, thread: ThreadRow, message: string, clientKey: string | null) {
+  const uid = thread.userId;
+  const result = await insertOnce(
+    clientKey,
+    async (key) => (await tx.select().from(contactReplies).where(and(eq(contactReplies.authorUid, uid), eq(contactReplies.clientKey, key))))[0],
+    async () =>
+      (
+        await tx
+          .insert(contactReplies)
+          .values({ threadId: thread.id, userId: uid, author: 'client', authorUid: uid, message, clientKey })
+          .onConflictDoNothing(clientKeyConflict(contactReplies.authorUid, contactReplies.clientKey))
+          .returning()
+      )[0],
+  );
+  // A key that stored a reply in another thread was not this request's (its claim was pruned since).
+  if (result.row.threadId !== thread.id) throw keyReused();
+  return result;
+}
+
+/** A client's reply reopens a closed thread and, unless it already waits, starts the wait for our answer. */
+async function reopenForReply(tx: Db, thread: ThreadRow) {
+  const reopens = thread.status === 'closed';
+  // An older wait is kept: the queue orders by how long the client has been waiting, not by their last message.
+  if (!reopens && thread.awaitingSince !== null) return;
+  await tx
+    .update(contactRequests)
+    .set({
+      status: 'open',
+      awaitingSince: sql`coalesce(${contactRequests.awaitingSince}, now())`,
+      // version guards staff close/reopen, so it moves only when the state does.
+      ...(reopens ? { version: sql`${contactRequests.version} + 1` } : {}),
+    })
+    .where(eq(contactRequests.id, thread.id));
 }

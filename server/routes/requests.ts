@@ -6,7 +6,9 @@ import { Deal, envelope, LiveDetails, ProductRequest, RefundBody, RefundRequest,
 import { texts } from '../../domain/texts.ts';
 import { findTool, toolByBackendName, ToolNameBackendSchema, tools, type ToolDefinition } from '../../domain/tools.ts';
 import { deals, files, productRequests, refunds, visits } from '../db/schema.ts';
+import type { Db } from '../db/client.ts';
 import { HttpError, notFound } from '../errors.ts';
+import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../plugins/idempotency.ts';
 import { isFullyPaid, toDeal, toRefund, toRequest, toVisit } from '../serialize.ts';
 import { createSignedLinks } from '../signed-links.ts';
 import { UUID, contentDisposition } from '../storage.ts';
@@ -177,29 +179,35 @@ export async function requestRoutes(app: FastifyInstance) {
       // The schema lets only catalogue names through; were one missing, no request of it could be found either.
       if (!tool) throw missingRequest();
       const row = await ownRequest(uid, tool, processId);
-      if (!REFUNDABLE.has(row.status)) {
-        throw new HttpError(409, 'NOT_REFUNDABLE', `Only requests that are In Progress or Done can be refunded; this request is ${row.status}.`);
-      }
-      // One undecided refund per request: the client waits for the decision, then may ask again.
-      const [pending] = await app.db
-        .select({ id: refunds.id })
-        .from(refunds)
-        .where(and(eq(refunds.requestId, row.id), eq(refunds.status, 'requested')))
-        .limit(1);
-      if (pending) throw refundPending();
-      let refund: typeof refunds.$inferSelect;
+      const clientKey = clientKeyOf(request);
+      let answer: { data: RefundRequest };
       try {
-        [refund] = await app.db
-          .insert(refunds)
-          .values({ userId: uid, requestId: row.id, tool: tool.ToolNameBackend, refundRequestType, reason, clientKey: request.idempotencyClaim?.key ?? null })
-          .returning();
+        answer = await app.db.transaction(async (tx) => {
+          // A rerun of this key answers the refund its first attempt stored, before the checks that refund now fails.
+          const { row: refund } = await insertOnce(
+            clientKey,
+            (key) => firstRefund(tx, uid, key),
+            async () => {
+              await checkRefundable(tx, row);
+              const values = { userId: uid, requestId: row.id, tool: tool.ToolNameBackend, refundRequestType, reason, clientKey };
+              return (await tx.insert(refunds).values(values).onConflictDoNothing(clientKeyConflict(refunds.userId, refunds.clientKey)).returning())[0];
+            },
+          );
+          if (refund.requestId !== row.id) throw keyReused();
+          const data = { data: toRefund(refund) };
+          await settleInTransaction(tx, request, 201, data);
+          return data;
+        });
       } catch (err) {
-        // Two sends racing past the check above: the unique index refunds_one_undecided lets one in.
-        if (isUniqueViolation(err, 'refunds_one_undecided')) throw refundPending();
-        throw err;
+        // Two sends racing past checkRefundable: the unique index refunds_one_undecided lets one in,
+        // and when the one let in carries this very key, it is this command's answer.
+        if (!isUniqueViolation(err, 'refunds_one_undecided')) throw err;
+        const raced = clientKey === null ? undefined : await firstRefund(app.db, uid, clientKey);
+        if (!raced) throw refundPending();
+        answer = { data: toRefund(raced) };
       }
       await app.events.poke(uid);
-      return reply.status(201).send({ data: toRefund(refund) });
+      return reply.status(201).send(answer);
     },
   );
 
@@ -299,4 +307,26 @@ export async function requestRoutes(app: FastifyInstance) {
       };
     },
   );
+}
+
+/** The refund this user's Idempotency-Key already stored, if any. */
+async function firstRefund(db: Db, uid: string, clientKey: string) {
+  const [row] = await db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.userId, uid), eq(refunds.clientKey, clientKey)));
+  return row;
+}
+
+/** Only In Progress or Done requests, and one undecided refund per request: the client waits for the decision, then may ask again. */
+async function checkRefundable(db: Db, row: typeof productRequests.$inferSelect) {
+  if (!REFUNDABLE.has(row.status)) {
+    throw new HttpError(409, 'NOT_REFUNDABLE', `Only requests that are In Progress or Done can be refunded; this request is ${row.status}.`);
+  }
+  const [pending] = await db
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(and(eq(refunds.requestId, row.id), eq(refunds.status, 'requested')))
+    .limit(1);
+  if (pending) throw refundPending();
 }

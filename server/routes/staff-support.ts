@@ -10,6 +10,7 @@ import { type AuditRecord, writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
 import { contactReplies, contactRequests, notifications, productRequests, refunds, staffNotes, users } from '../db/schema.ts';
 import { conflict, HttpError, notFound } from '../errors.ts';
+import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../plugins/idempotency.ts';
 import { toStaffNote } from '../serialize-messages.ts';
 import { toStaffRefund } from '../serialize.ts';
 import { staffThread } from '../staff-files.ts';
@@ -52,8 +53,11 @@ export async function staffSupportRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const message = request.body.reply.message;
       if (message.includes('\0')) throw validation('reply.message: message must not contain a NUL character');
-      const clientKey = request.idempotencyClaim?.key ?? null;
-      const result = await app.db.transaction(async (tx) => replyToThread(tx, await lockThread(tx, request.params.threadId), { message, clientKey }, actorOf(request)));
+      const result = await app.db.transaction(async (tx) => {
+        const replied = await replyToThread(tx, await lockThread(tx, request.params.threadId), { message, clientKey: clientKeyOf(request) }, actorOf(request));
+        await settleInTransaction(tx, request, 201, { data: replied.thread });
+        return replied;
+      });
       await app.events.poke(result.owner);
       return reply.status(201).send({ data: result.thread });
     },
@@ -106,7 +110,11 @@ export async function staffSupportRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const note = await addNote(app.db, request.body, actorOf(request), request.idempotencyClaim?.key ?? null);
+      const note = await app.db.transaction(async (tx) => {
+        const added = await addNote(tx, request.body, actorOf(request), clientKeyOf(request));
+        await settleInTransaction(tx, request, 201, { data: toStaffNote(added) });
+        return added;
+      });
       // Only staff streams: the staff member's other devices and colleagues with the page in their replica.
       await app.events.pokeStaff();
       return reply.status(201).send({ data: toStaffNote(note) });
@@ -162,10 +170,23 @@ interface ThreadResult {
  * offline outbox long after the page was read. A reply to a closed thread leaves it closed.
  */
 async function replyToThread(tx: Db, row: ThreadRow, reply: { message: string; clientKey: string | null }, actor: Actor): Promise<ThreadResult> {
-  const [written] = await tx
-    .insert(contactReplies)
-    .values({ threadId: row.id, userId: row.userId, author: 'staff', authorUid: actor.uid, message: reply.message, clientKey: reply.clientKey })
-    .returning({ id: contactReplies.id });
+  const { row: written, created } = await insertOnce(
+    reply.clientKey,
+    async (key) =>
+      (await tx.select({ id: contactReplies.id, threadId: contactReplies.threadId }).from(contactReplies).where(and(eq(contactReplies.authorUid, actor.uid), eq(contactReplies.clientKey, key))))[0],
+    async () =>
+      (
+        await tx
+          .insert(contactReplies)
+          .values({ threadId: row.id, userId: row.userId, author: 'staff', authorUid: actor.uid, message: reply.message, clientKey: reply.clientKey })
+          .onConflictDoNothing(clientKeyConflict(contactReplies.authorUid, contactReplies.clientKey))
+          .returning({ id: contactReplies.id, threadId: contactReplies.threadId })
+      )[0],
+  );
+  // A key that stored a reply in another thread was not this request's (its claim was pruned since).
+  if (written.threadId !== row.id) throw keyReused();
+  // A rerun of a crashed attempt (its claim taken over) answers the thread as it is: no second audit row or notification.
+  if (!created) return { owner: row.userId, thread: await staffThread(tx, row) };
   // Answered: the thread leaves the queue until the client writes again.
   const updated = row.awaitingSince === null ? row : await updateThread(tx, row.id, { awaitingSince: null });
   await writeAudit(tx, {
@@ -307,9 +328,19 @@ async function addNote(db: Db, body: NoteBody, actor: Actor, clientKey: string |
       .where(and(eq(productRequests.id, body.requestId), eq(productRequests.userId, client.uid)));
     if (!owned) throw notFound('Request not found');
   }
-  const [note] = await db
-    .insert(staffNotes)
-    .values({ subjectUid: client.uid, requestId: body.requestId ?? null, authorUid: actor.uid, authorEmail: actor.email, body: body.body, clientKey })
-    .returning();
+  const { row: note } = await insertOnce(
+    clientKey,
+    async (key) => (await db.select().from(staffNotes).where(and(eq(staffNotes.authorUid, actor.uid), eq(staffNotes.clientKey, key))))[0],
+    async () =>
+      (
+        await db
+          .insert(staffNotes)
+          .values({ subjectUid: client.uid, requestId: body.requestId ?? null, authorUid: actor.uid, authorEmail: actor.email, body: body.body, clientKey })
+          .onConflictDoNothing(clientKeyConflict(staffNotes.authorUid, staffNotes.clientKey))
+          .returning()
+      )[0],
+  );
+  // A key that stored a note on someone else was not this request's (its claim was pruned since).
+  if (note.subjectUid !== client.uid) throw keyReused();
   return note;
 }

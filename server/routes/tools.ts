@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ProductRequest } from '../../domain/schemas.ts';
 import { fileFields, toolSubmissionSchema } from '../../domain/tool-schemas.ts';
 import { detailKey, tools, type ToolDefinition } from '../../domain/tools.ts';
+import type { Db } from '../db/client.ts';
 import { files, productRequests } from '../db/schema.ts';
 import { HttpError } from '../errors.ts';
+import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../plugins/idempotency.ts';
 import { toRequest } from '../serialize.ts';
-import { type StoredFile, cleanFileName, formatBytes } from '../storage.ts';
+import { type Storage, type StoredFile, cleanFileName, formatBytes } from '../storage.ts';
 
 /** What app.ts's multipart onFile makes of each file part. */
 export interface UploadedFile {
@@ -54,8 +57,9 @@ const Created = z.object({ data: ProductRequest });
 
 /**
  * POST /api/{hrefBackend} for each tool of the catalogue. A submission is stored whole or not at all:
- * files are written first, the request and its file rows in one transaction, and the written files
- * are removed again if anything after them fails.
+ * files are written first, the request, its file rows and its Idempotency-Key record in one
+ * transaction, and the written files are removed again if anything after them fails. A rerun of a
+ * key whose request is stored (a crashed attempt taken over) answers that request and writes nothing.
  */
 export async function toolRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -107,65 +111,139 @@ export async function toolRoutes(app: FastifyInstance) {
         const uid = request.user.uid;
         const body = request.body as Record<string, unknown>;
         const fields = (tool.isFormData ? body : body[tool.hrefBackend]) as Record<string, unknown>;
+        const clientKey = clientKeyOf(request);
+        // A rerun of a crashed attempt answers the request it stored, before any file is written again.
+        const first = clientKey === null ? undefined : await firstRequest(app.db, uid, clientKey);
+        if (first) return reply.status(201).send({ data: toRequest(sameTool(first, tool)) });
 
-        const requestDetails: Record<string, string | number> = {};
-        for (const field of tool.formFields) {
-          const value = fields[field.backendHeader];
-          if (field.type !== 'file' && (typeof value === 'string' || typeof value === 'number')) {
-            requestDetails[detailKey(tool, field.backendHeader)] = value;
-          }
-        }
-
-        const requestId = randomUUID();
-        const written: { id: string; field: string; name: string; stored: StoredFile }[] = [];
-        let row: typeof productRequests.$inferSelect;
+        const written = await saveUploads(app.storage, tool, fields);
+        let stored: { row: ProductRequestRow; created: boolean };
         try {
-          for (const field of fileFields(tool)) {
-            const upload = fields[field.backendHeader];
-            if (!isUpload(upload)) continue;
-            const name = cleanFileName(upload.filename);
-            const stored = await app.storage.save(upload.data, name);
-            written.push({ id: randomUUID(), field: field.backendHeader, name, stored });
-          }
-          row = await app.db.transaction(async (tx) => {
-            const [inserted] = await tx
-              .insert(productRequests)
-              .values({
-                id: requestId,
-                userId: uid,
-                toolId: tool.id,
-                productRequestType: tool.ToolNameBackend,
-                status: 'Pending',
-                requestDetails,
-                attachments: written.map((w) => ({ id: w.id, field: w.field, name: w.name })),
-                clientKey: request.idempotencyClaim?.key ?? null,
-              })
-              .returning();
-            if (written.length > 0) {
-              await tx.insert(files).values(
-                written.map((w) => ({
-                  id: w.id,
-                  userId: uid,
-                  kind: 'attachment',
-                  requestId,
-                  field: w.field,
-                  originalName: w.name,
-                  storedName: w.stored.storedName,
-                  contentType: w.stored.contentType,
-                  size: w.stored.size,
-                  sha256: w.stored.sha256,
-                })),
-              );
-            }
-            return inserted;
+          stored = await app.db.transaction(async (tx) => {
+            const result = await insertRequest(tx, { id: randomUUID(), userId: uid, tool, requestDetails: detailsOf(tool, fields), written, clientKey });
+            await settleInTransaction(tx, request, 201, { data: toRequest(sameTool(result.row, tool)) });
+            return result;
           });
         } catch (err) {
-          await Promise.allSettled(written.map((w) => app.storage.remove(w.stored.storedName)));
+          await removeUploads(app.storage, written);
           throw err;
         }
+        // An attempt racing this key's first one stored nothing: the files it wrote are attached to no row.
+        if (!stored.created) await removeUploads(app.storage, written);
         await app.events.poke(uid);
-        return reply.status(201).send({ data: toRequest(row) });
+        return reply.status(201).send({ data: toRequest(stored.row) });
       },
     );
   }
+}
+
+type ProductRequestRow = typeof productRequests.$inferSelect;
+interface WrittenUpload {
+  id: string;
+  field: string;
+  name: string;
+  stored: StoredFile;
+}
+
+/** The non-file fields, stored under their detail keys. */
+function detailsOf(tool: ToolDefinition, fields: Record<string, unknown>): Record<string, string | number> {
+  const requestDetails: Record<string, string | number> = {};
+  for (const field of tool.formFields) {
+    const value = fields[field.backendHeader];
+    if (field.type !== 'file' && (typeof value === 'string' || typeof value === 'number')) {
+      requestDetails[detailKey(tool, field.backendHeader)] = value;
+    }
+  }
+  return requestDetails;
+}
+
+/** Writes each file part; if one fails, the ones written before it are removed again. */
+async function saveUploads(storage: Storage, tool: ToolDefinition, fields: Record<string, unknown>): Promise<WrittenUpload[]> {
+  const written: WrittenUpload[] = [];
+  try {
+    for (const field of fileFields(tool)) {
+      const upload = fields[field.backendHeader];
+      if (!isUpload(upload)) continue;
+      const name = cleanFileName(upload.filename);
+      written.push({ id: randomUUID(), field: field.backendHeader, name, stored: await storage.save(upload.data, name) });
+    }
+  } catch (err) {
+    await removeUploads(storage, written);
+    throw err;
+  }
+  return written;
+}
+
+async function removeUploads(storage: Storage, written: WrittenUpload[]): Promise<void> {
+  await Promise.allSettled(written.map((w) => storage.remove(w.stored.storedName)));
+}
+
+/** The request this user's Idempotency-Key already stored, if any. */
+async function firstRequest(db: Db, uid: string, clientKey: string): Promise<ProductRequestRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(productRequests)
+    .where(and(eq(productRequests.userId, uid), eq(productRequests.clientKey, clientKey)));
+  return row;
+}
+
+/** A key that stored an order of another tool was not this request's (its claim was pruned since). */
+function sameTool(row: ProductRequestRow, tool: ToolDefinition): ProductRequestRow {
+  if (row.toolId !== tool.id) throw keyReused();
+  return row;
+}
+
+interface NewRequest {
+  id: string;
+  userId: string;
+  tool: ToolDefinition;
+  requestDetails: Record<string, string | number>;
+  written: WrittenUpload[];
+  clientKey: string | null;
+}
+
+/**
+ * The request and its file rows, or, when an attempt with the same key got there first (its row
+ * conflicts on product_requests_client_key), that attempt's row and no file rows.
+ */
+async function insertRequest(tx: Db, order: NewRequest): Promise<{ row: ProductRequestRow; created: boolean }> {
+  const { id, userId, tool, written, clientKey } = order;
+  const result = await insertOnce(
+    clientKey,
+    (key) => firstRequest(tx, userId, key),
+    async () =>
+      (
+        await tx
+          .insert(productRequests)
+          .values({
+            id,
+            userId,
+            toolId: tool.id,
+            productRequestType: tool.ToolNameBackend,
+            status: 'Pending',
+            requestDetails: order.requestDetails,
+            attachments: written.map((w) => ({ id: w.id, field: w.field, name: w.name })),
+            clientKey,
+          })
+          .onConflictDoNothing(clientKeyConflict(productRequests.userId, productRequests.clientKey))
+          .returning()
+      )[0],
+  );
+  if (result.created && written.length > 0) {
+    await tx.insert(files).values(
+      written.map((w) => ({
+        id: w.id,
+        userId,
+        kind: 'attachment',
+        requestId: id,
+        field: w.field,
+        originalName: w.name,
+        storedName: w.stored.storedName,
+        contentType: w.stored.contentType,
+        size: w.stored.size,
+        sha256: w.stored.sha256,
+      })),
+    );
+  }
+  return result;
 }

@@ -1,0 +1,12 @@
+-- Rows a crashed-and-rerun command stored twice before this index existed keep all but their first
+-- copy under no key (the rows stay: synced rows are never deleted), so the unique indexes can be built.
+UPDATE "contact_replies" SET "client_key" = NULL WHERE "id" IN (SELECT "id" FROM (SELECT "id", row_number() OVER (PARTITION BY "author_uid", "client_key" ORDER BY "created_at", "seq", "id") AS n FROM "contact_replies" WHERE "client_key" IS NOT NULL) AS copies WHERE n > 1);--> statement-breakpoint
+UPDATE "contact_requests" SET "client_key" = NULL WHERE "id" IN (SELECT "id" FROM (SELECT "id", row_number() OVER (PARTITION BY "user_id", "client_key" ORDER BY "created_at", "seq", "id") AS n FROM "contact_requests" WHERE "client_key" IS NOT NULL) AS copies WHERE n > 1);--> statement-breakpoint
+UPDATE "product_requests" SET "client_key" = NULL WHERE "id" IN (SELECT "id" FROM (SELECT "id", row_number() OVER (PARTITION BY "user_id", "client_key" ORDER BY "created_at", "seq", "id") AS n FROM "product_requests" WHERE "client_key" IS NOT NULL) AS copies WHERE n > 1);--> statement-breakpoint
+UPDATE "refunds" SET "client_key" = NULL WHERE "id" IN (SELECT "id" FROM (SELECT "id", row_number() OVER (PARTITION BY "user_id", "client_key" ORDER BY "created_at", "seq", "id") AS n FROM "refunds" WHERE "client_key" IS NOT NULL) AS copies WHERE n > 1);--> statement-breakpoint
+UPDATE "staff_notes" SET "client_key" = NULL WHERE "id" IN (SELECT "id" FROM (SELECT "id", row_number() OVER (PARTITION BY "author_uid", "client_key" ORDER BY "created_at", "seq", "id") AS n FROM "staff_notes" WHERE "client_key" IS NOT NULL) AS copies WHERE n > 1);--> statement-breakpoint
+CREATE UNIQUE INDEX "contact_replies_client_key" ON "contact_replies" USING btree ("author_uid","client_key") WHERE client_key IS NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "contact_requests_client_key" ON "contact_requests" USING btree ("user_id","client_key") WHERE client_key IS NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "product_requests_client_key" ON "product_requests" USING btree ("user_id","client_key") WHERE client_key IS NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "refunds_client_key" ON "refunds" USING btree ("user_id","client_key") WHERE client_key IS NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "staff_notes_client_key" ON "staff_notes" USING btree ("author_uid","client_key") WHERE client_key IS NOT NULL;
