@@ -3,30 +3,11 @@
 // written offline wait on the device and, back online, each reaches the server exactly once.
 import { randomUUID } from 'node:crypto';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
-import { authHost, baseUrl, createEmulatorUser, DEMO, shot, signIn } from './support/fixtures.ts';
+import { texts } from '../../domain/texts.ts';
+import { baseUrl, bearer, createEmulatorUser, dataOf, DEMO, DESKTOP, idToken, PHONE, shot, shotBoth, signIn } from './support/fixtures.ts';
 import { waitForServiceWorker } from './support/offline.ts';
 
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 375, height: 800 };
-const WAITING = 'Waiting to be sent';
-
-async function idToken(email: string, password: string): Promise<string> {
-  const res = await fetch(`http://${authHost()}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=fake-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  });
-  const body = (await res.json()) as { idToken?: string };
-  if (!body.idToken) throw new Error(`sign-in of ${email} failed`);
-  return body.idToken;
-}
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function dataOf<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.ok(), await res.text()).toBe(true);
-  return ((await res.json()) as { data: T }).data;
-}
+const WAITING = texts.waitingToSend;
 
 interface ClientFileAnswer {
   client: { version: number };
@@ -57,19 +38,6 @@ async function refundAsked(request: APIRequestContext, staffToken: string, clien
   const refund = { tool: 'TRACK_MASTER', processId: created.id, refundRequestType: 'PARTIAL', reason };
   await dataOf(await request.post('/api/refund', { headers: bearer(clientToken), data: { refundRequest: refund } }));
   return created.id;
-}
-
-/** The same screen at desktop and phone width, from the top, for the review of screens. */
-async function shotBoth(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await shot(page, `${name}-1280`);
-  await page.setViewportSize(PHONE);
-  await page.waitForTimeout(300);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  // Nothing but the payments table may scroll sideways on a phone.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-  await shot(page, `${name}-375`);
-  await page.setViewportSize(DESKTOP);
 }
 
 /** What the test compares online and offline: texts that only a complete page shows (not the offline hints beside the actions). */
@@ -132,13 +100,13 @@ test('staff read the queue and the cases they opened offline; a reply and a note
   await expect(refund.getByRole('button', { name: 'Approve refund' })).toBeDisabled();
   await expect(refund.getByRole('button', { name: 'Decline refund' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Record payment' })).toBeDisabled();
-  await shotBoth(page, 'staff-offline-request');
+  await shotBoth(page, 'staff-offline-request', { noSidewaysScroll: true });
 
   await page.goto(queueUrl);
   await expect(threadRow).toHaveCount(1);
   expect(await threadRow.innerText()).toBe(queueOnline);
   await expect(page.getByTestId('count-threads')).not.toHaveText('…');
-  await shotBoth(page, 'staff-offline-queue');
+  await shotBoth(page, 'staff-offline-queue', { noSidewaysScroll: true });
 
   await threadRow.getByRole('link', { name: 'Open' }).click();
   await expect(thread.getByText('It has been a week. Any news?')).toBeVisible();
@@ -159,7 +127,7 @@ test('staff read the queue and the cases they opened offline; a reply and a note
   await notes.getByRole('button', { name: 'Add note' }).click();
   const note = notes.getByTestId('note').filter({ hasText: noteText });
   await expect(note.getByText(WAITING)).toBeVisible();
-  await shotBoth(page, 'staff-offline-client');
+  await shotBoth(page, 'staff-offline-client', { noSidewaysScroll: true });
   await thread.scrollIntoViewIfNeeded();
   await shot(page, 'staff-offline-thread-1280');
 
@@ -180,7 +148,7 @@ test('staff read the queue and the cases they opened offline; a reply and a note
   const refundRow = page.getByTestId('queue-row').filter({ hasText: `Changed my mind ${stamp}` });
   await expect(refundRow).toHaveCount(1);
   await expect(refundRow).toContainText('$200.00');
-  await shotBoth(page, 'staff-offline-queue-refunds');
+  await shotBoth(page, 'staff-offline-queue-refunds', { noSidewaysScroll: true });
   await refundRow.getByRole('link', { name: 'Open' }).click();
   await expect(page).toHaveURL(new RegExp(`/staff/requests/${requestId}$`));
   const decision = page.getByTestId('refund-decision');

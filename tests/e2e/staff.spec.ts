@@ -1,47 +1,9 @@
 // Issue 8, "Show": one real case run end to end by a staff member and a client side by side, in two
 // Chromium contexts against the `npm start` stack; then two staff members acting on one request.
 import { createHash } from 'node:crypto';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';
-import { authHost, baseUrl, createEmulatorUser, DEMO, PDF, shot, signIn } from './support/fixtures.ts';
-
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 375, height: 800 };
-
-async function openContext(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: DESKTOP });
-  return context.newPage();
-}
-
-/** The same screen at desktop and phone width, for the review of screens. */
-async function shotBoth(page: Page, name: string) {
-  // From the top: a full-page capture of a scrolled page draws the fixed bars in the middle.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await shot(page, `${name}-1280`);
-  await page.setViewportSize(PHONE);
-  await page.waitForTimeout(300);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await shot(page, `${name}-375`);
-  await page.setViewportSize(DESKTOP);
-}
-
-async function idToken(email: string, password: string): Promise<string> {
-  const res = await fetch(`http://${authHost()}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=fake-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  });
-  const body = (await res.json()) as { idToken?: string };
-  if (!body.idToken) throw new Error(`sign-in of ${email} failed`);
-  return body.idToken;
-}
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function dataOf<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.ok(), await res.text()).toBe(true);
-  return ((await res.json()) as { data: T }).data;
-}
+import { bearer, createEmulatorUser, dataOf, DEMO, idToken, openContext, PDF, shot, shotBoth, signIn } from './support/fixtures.ts';
 
 /** The client's newest row of a tool table. */
 const newestRow = (page: Page, tool: string) => page.getByRole('table', { name: tool, exact: true }).locator('tbody tr').first();

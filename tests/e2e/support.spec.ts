@@ -1,43 +1,8 @@
 // Issue 10, "Show": a support conversation and a refund decision, client and staff side by side in two
 // Chromium contexts against the `npm start` stack. What the client sees arrives live (no reload).
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';
-import { authHost, baseUrl, createEmulatorUser, DEMO, shot, signIn } from './support/fixtures.ts';
-
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 375, height: 800 };
-
-async function openContext(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: DESKTOP });
-  return context.newPage();
-}
-
-async function shotBoth(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await shot(page, `${name}-1280`);
-  await page.setViewportSize(PHONE);
-  await page.waitForTimeout(300);
-  await shot(page, `${name}-375`);
-  await page.setViewportSize(DESKTOP);
-}
-
-async function idToken(email: string, password: string): Promise<string> {
-  const res = await fetch(`http://${authHost()}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=fake-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  });
-  const body = (await res.json()) as { idToken?: string };
-  if (!body.idToken) throw new Error(`sign-in of ${email} failed`);
-  return body.idToken;
-}
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function dataOf<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.ok(), await res.text()).toBe(true);
-  return ((await res.json()) as { data: T }).data;
-}
+import { bearer, createEmulatorUser, dataOf, DEMO, idToken, openContext, shotBoth, signIn } from './support/fixtures.ts';
 
 /** An approved client with a Track Master request, priced at $450, paid $300 and In Progress: made through the API. */
 async function clientWithPaidRequest(request: APIRequestContext, email: string, password: string) {

@@ -1,7 +1,7 @@
 // Helpers shared by the e2e tests. The stack's addresses come from global-setup.ts through env.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { ROOT } from '../../../scripts/emulator.ts';
 
 export const PROJECT_ID = 'demo-portal';
@@ -74,3 +74,47 @@ export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAA
 export const PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
 );
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 375, height: 800 };
+
+/** A fresh browser context (its own storage, so its own signed-in user) at desktop width. */
+export async function openContext(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport: DESKTOP });
+  return context.newPage();
+}
+
+/**
+ * The same screen at desktop and phone width, from the top (a full-page capture of a scrolled page draws
+ * the fixed bars in the middle), for the review of screens. `noSidewaysScroll` also checks the phone page fits.
+ */
+export async function shotBoth(page: Page, name: string, { noSidewaysScroll = false } = {}): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, `${name}-1280`);
+  await page.setViewportSize(PHONE);
+  await page.waitForTimeout(300);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  if (noSidewaysScroll) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await shot(page, `${name}-375`);
+  await page.setViewportSize(DESKTOP);
+}
+
+/** An ID token of an existing emulator account, for API calls made beside the browser. */
+export async function idToken(email: string, password: string): Promise<string> {
+  const res = await fetch(`http://${authHost()}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=fake-api-key`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, returnSecureToken: true }),
+  });
+  const body = (await res.json()) as { idToken?: string };
+  if (!body.idToken) throw new Error(`sign-in of ${email} failed`);
+  return body.idToken;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The `data` of a successful API answer; a failed one fails the test with the answer's text. */
+export async function dataOf<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(res.ok(), await res.text()).toBe(true);
+  return ((await res.json()) as { data: T }).data;
+}

@@ -1,5 +1,6 @@
 import { Badge, Box, HStack, Link as ChakraLink, Stack, Table, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import { refundTypeLabel } from '../../../../domain/enums.ts';
 import { formatDate, formatMoney } from '../../../../domain/format.ts';
 import type { QueueItem } from '../../../../domain/staff.ts';
@@ -14,6 +15,62 @@ type Lead = Extract<QueueItem, { kind: 'lead' }>;
 type QueueRequest = Extract<QueueItem, { kind: 'request' }>;
 type QueueThread = Extract<QueueItem, { kind: 'thread' }>;
 type QueueRefund = Extract<QueueItem, { kind: 'refund' }>;
+
+/** A queue tab on a phone: one card per row. */
+function QueueCards({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack as="ul" gap="0" listStyleType="none" m="0" p="0" aria-label={label}>
+      {children}
+    </Stack>
+  );
+}
+
+/** One card: what the row says on the left, its Open link on the right. `data` are the row's data-* attributes. */
+function QueueCard({ data, open, children }: { data: Record<`data-${string}`, string>; open: ReactNode; children: ReactNode }) {
+  return (
+    <Box as="li" py="3" borderTopWidth="1px" borderColor="portal.border" data-testid="queue-row" {...data}>
+      <HStack justify="space-between" align="start" gap="3">
+        <Stack gap="1" minWidth="0">
+          {children}
+        </Stack>
+        {open}
+      </HStack>
+    </Box>
+  );
+}
+
+/** A queue tab on a wide screen: the columns, then a last one for the Open link. */
+function QueueTable({ label, columns, children }: { label: string; columns: { name: string; end?: boolean }[]; children: ReactNode }) {
+  return (
+    <Table.ScrollArea maxWidth="100%">
+      <Table.Root size="md" aria-label={label} interactive>
+        <Table.Header>
+          <Table.Row>
+            {columns.map((c) => (
+              <Table.ColumnHeader key={c.name} textAlign={c.end ? 'end' : undefined}>
+                {c.name}
+              </Table.ColumnHeader>
+            ))}
+            <Table.ColumnHeader width="1%">
+              <Box as="span" srOnly>
+                Link
+              </Box>
+            </Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>{children}</Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
+  );
+}
+
+function RefundTypeBadge({ type }: { type: QueueRefund['refundRequestType'] }) {
+  return (
+    <Badge colorPalette={type === 'FULL' ? 'red' : 'orange'} variant="subtle">
+      {refundTypeLabel[type]}
+    </Badge>
+  );
+}
 
 function FormBadge({ filled }: { filled: boolean }) {
   return (
@@ -57,169 +114,8 @@ function OpenClient({ uid }: { uid: string }) {
   );
 }
 
-/** Leads waiting for approval: who, when they signed up, whether the initial form is in. */
-export function LeadsList({ leads, label }: { leads: Lead[]; label: string }) {
-  const isMobile = useIsMobile();
-  if (isMobile) {
-    return (
-      <Stack as="ul" gap="0" listStyleType="none" m="0" p="0" aria-label={label}>
-        {leads.map((lead) => (
-          <Box as="li" key={lead.uid} py="3" borderTopWidth="1px" borderColor="portal.border" data-testid="queue-row" data-uid={lead.uid}>
-            <HStack justify="space-between" align="start" gap="3">
-              <Stack gap="1" minWidth="0">
-                <ClientLink uid={lead.uid}>{lead.name || lead.email}</ClientLink>
-                <Text fontSize="xs" color="fg.muted" wordBreak="break-all">
-                  {lead.email}
-                </Text>
-                <HStack gap="2" wrap="wrap">
-                  <Text fontSize="xs" color="fg.muted">
-                    Signed up {formatDate(lead.createdAt)}
-                  </Text>
-                  <FormBadge filled={lead.filledInitialForm} />
-                </HStack>
-              </Stack>
-              <OpenClient uid={lead.uid} />
-            </HStack>
-          </Box>
-        ))}
-      </Stack>
-    );
-  }
-  return (
-    <Table.ScrollArea maxWidth="100%">
-      <Table.Root size="md" aria-label={label} interactive>
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeader>Name</Table.ColumnHeader>
-            <Table.ColumnHeader>Email</Table.ColumnHeader>
-            <Table.ColumnHeader>Signed up</Table.ColumnHeader>
-            <Table.ColumnHeader>Initial form</Table.ColumnHeader>
-            <Table.ColumnHeader width="1%">
-              <Box as="span" srOnly>
-                Link
-              </Box>
-            </Table.ColumnHeader>
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {leads.map((lead) => (
-            <Table.Row key={lead.uid} data-testid="queue-row" data-uid={lead.uid}>
-              <Table.Cell>
-                <ClientLink uid={lead.uid}>{lead.name || lead.email}</ClientLink>
-              </Table.Cell>
-              <Table.Cell wordBreak="break-all">{lead.email}</Table.Cell>
-              <Table.Cell whiteSpace="nowrap">{formatDate(lead.createdAt)}</Table.Cell>
-              <Table.Cell>
-                <FormBadge filled={lead.filledInitialForm} />
-              </Table.Cell>
-              <Table.Cell textAlign="end">
-                <OpenClient uid={lead.uid} />
-              </Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
-    </Table.ScrollArea>
-  );
-}
-
-/** Requests of one status, oldest first: what was ordered, by whom, and where the money stands. */
-export function RequestsList({ requests, label }: { requests: QueueRequest[]; label: string }) {
-  const isMobile = useIsMobile();
-  if (isMobile) {
-    return (
-      <Stack as="ul" gap="0" listStyleType="none" m="0" p="0" aria-label={label}>
-        {requests.map((r) => (
-          <Box as="li" key={r.id} py="3" borderTopWidth="1px" borderColor="portal.border" data-testid="queue-row" data-request-id={r.id} data-status={r.status}>
-            <HStack justify="space-between" align="start" gap="3">
-              <Stack gap="1" minWidth="0">
-                <ToolName type={r.productRequestType} />
-                <ClientLink uid={r.client.uid} wordBreak="break-all">
-                  {r.client.name || r.client.email}
-                </ClientLink>
-                {r.client.name && (
-                  <Text fontSize="xs" color="fg.muted" wordBreak="break-all">
-                    {r.client.email}
-                  </Text>
-                )}
-                <HStack gap="2" wrap="wrap">
-                  <RequestStatusBadge status={r.status} />
-                  <Text fontSize="xs" color="fg.muted">
-                    {formatDate(r.createdAt)}
-                  </Text>
-                </HStack>
-                <Text fontSize="xs" color="fg.muted">
-                  {r.totalAmount === null
-                    ? formatMoney(null)
-                    : `Total ${formatMoney(r.totalAmount)} · Paid ${formatMoney(r.paid)} · Left ${formatMoney(r.leftToPay)}`}
-                </Text>
-              </Stack>
-              <OpenRequest id={r.id} />
-            </HStack>
-          </Box>
-        ))}
-      </Stack>
-    );
-  }
-  return (
-    <Table.ScrollArea maxWidth="100%">
-      <Table.Root size="md" aria-label={label} interactive>
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeader>Tool</Table.ColumnHeader>
-            <Table.ColumnHeader>Client</Table.ColumnHeader>
-            <Table.ColumnHeader>Order Date</Table.ColumnHeader>
-            <Table.ColumnHeader>Status</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end">Total</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end">Paid</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end">Left to pay</Table.ColumnHeader>
-            <Table.ColumnHeader width="1%">
-              <Box as="span" srOnly>
-                Link
-              </Box>
-            </Table.ColumnHeader>
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {requests.map((r) => (
-            <Table.Row key={r.id} data-testid="queue-row" data-request-id={r.id} data-status={r.status}>
-              <Table.Cell>
-                <ToolName type={r.productRequestType} />
-              </Table.Cell>
-              <Table.Cell>
-                <Stack gap="0">
-                  <ClientLink uid={r.client.uid}>{r.client.name || r.client.email}</ClientLink>
-                  <Text fontSize="xs" color="fg.muted" wordBreak="break-all">
-                    {r.client.email}
-                  </Text>
-                </Stack>
-              </Table.Cell>
-              <Table.Cell whiteSpace="nowrap">{formatDate(r.createdAt)}</Table.Cell>
-              <Table.Cell>
-                <RequestStatusBadge status={r.status} />
-              </Table.Cell>
-              <Table.Cell textAlign="end" whiteSpace="nowrap">
-                {formatMoney(r.totalAmount)}
-              </Table.Cell>
-              <Table.Cell textAlign="end" whiteSpace="nowrap">
-                {formatMoney(r.paid)}
-              </Table.Cell>
-              <Table.Cell textAlign="end" whiteSpace="nowrap">
-                {formatMoney(r.leftToPay)}
-              </Table.Cell>
-              <Table.Cell textAlign="end">
-                <OpenRequest id={r.id} />
-              </Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
-    </Table.ScrollArea>
-  );
-}
-
 /** The client's name and email, one under the other (a client without a name is named by the email, once). */
-function ClientCell({ client }: { client: QueueThread['client'] }) {
+function ClientCell({ client }: { client: { uid: string; name: string; email: string } }) {
   return (
     <Stack gap="0" minWidth="0">
       <ClientLink uid={client.uid} wordBreak="break-all">
@@ -234,150 +130,194 @@ function ClientCell({ client }: { client: QueueThread['client'] }) {
   );
 }
 
-/** Conversations whose last message is the client's, longest waiting first: each opens at that conversation. */
-export function ThreadsList({ threads, label }: { threads: QueueThread[]; label: string }) {
-  const isMobile = useIsMobile();
-  if (isMobile) {
+/** Leads waiting for approval: who, when they signed up, whether the initial form is in. */
+export function LeadsList({ leads, label }: { leads: Lead[]; label: string }) {
+  if (useIsMobile()) {
     return (
-      <Stack as="ul" gap="0" listStyleType="none" m="0" p="0" aria-label={label}>
-        {threads.map((t) => (
-          <Box as="li" key={t.id} py="3" borderTopWidth="1px" borderColor="portal.border" data-testid="queue-row" data-thread-id={t.id}>
-            <HStack justify="space-between" align="start" gap="3">
-              <Stack gap="1" minWidth="0">
-                <Text fontWeight="medium" wordBreak="break-word">
-                  {t.subject}
-                </Text>
-                <ClientCell client={t.client} />
-                <Text fontSize="xs" color="fg.muted">
-                  Waiting since {formatDateTime(t.awaitingSince)}
-                </Text>
-              </Stack>
-              <ThreadLink uid={t.client.uid} threadId={t.id} fontWeight="semibold">
-                Open
-              </ThreadLink>
+      <QueueCards label={label}>
+        {leads.map((lead) => (
+          <QueueCard key={lead.uid} data={{ 'data-uid': lead.uid }} open={<OpenClient uid={lead.uid} />}>
+            <ClientCell client={lead} />
+            <HStack gap="2" wrap="wrap">
+              <Text fontSize="xs" color="fg.muted">
+                Signed up {formatDate(lead.createdAt)}
+              </Text>
+              <FormBadge filled={lead.filledInitialForm} />
             </HStack>
-          </Box>
+          </QueueCard>
         ))}
-      </Stack>
+      </QueueCards>
     );
   }
   return (
-    <Table.ScrollArea maxWidth="100%">
-      <Table.Root size="md" aria-label={label} interactive>
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeader>Subject</Table.ColumnHeader>
-            <Table.ColumnHeader>Client</Table.ColumnHeader>
-            <Table.ColumnHeader>Waiting since</Table.ColumnHeader>
-            <Table.ColumnHeader width="1%">
-              <Box as="span" srOnly>
-                Link
-              </Box>
-            </Table.ColumnHeader>
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {threads.map((t) => (
-            <Table.Row key={t.id} data-testid="queue-row" data-thread-id={t.id}>
-              <Table.Cell wordBreak="break-word" fontWeight="medium">
-                {t.subject}
-              </Table.Cell>
-              <Table.Cell>
-                <ClientCell client={t.client} />
-              </Table.Cell>
-              <Table.Cell whiteSpace="nowrap">{formatDateTime(t.awaitingSince)}</Table.Cell>
-              <Table.Cell textAlign="end">
-                <ThreadLink uid={t.client.uid} threadId={t.id} fontWeight="semibold">
-                  Open
-                </ThreadLink>
-              </Table.Cell>
-            </Table.Row>
+    <QueueTable label={label} columns={[{ name: 'Name' }, { name: 'Email' }, { name: 'Signed up' }, { name: 'Initial form' }]}>
+      {leads.map((lead) => (
+        <Table.Row key={lead.uid} data-testid="queue-row" data-uid={lead.uid}>
+          <Table.Cell>
+            <ClientLink uid={lead.uid}>{lead.name || lead.email}</ClientLink>
+          </Table.Cell>
+          <Table.Cell wordBreak="break-all">{lead.email}</Table.Cell>
+          <Table.Cell whiteSpace="nowrap">{formatDate(lead.createdAt)}</Table.Cell>
+          <Table.Cell>
+            <FormBadge filled={lead.filledInitialForm} />
+          </Table.Cell>
+          <Table.Cell textAlign="end">
+            <OpenClient uid={lead.uid} />
+          </Table.Cell>
+        </Table.Row>
+      ))}
+    </QueueTable>
+  );
+}
+
+/** Requests of one status, oldest first: what was ordered, by whom, and where the money stands. */
+export function RequestsList({ requests, label }: { requests: QueueRequest[]; label: string }) {
+  if (useIsMobile()) {
+    return (
+      <QueueCards label={label}>
+        {requests.map((r) => (
+          <QueueCard key={r.id} data={{ 'data-request-id': r.id, 'data-status': r.status }} open={<OpenRequest id={r.id} />}>
+            <ToolName type={r.productRequestType} />
+            <ClientCell client={r.client} />
+            <HStack gap="2" wrap="wrap">
+              <RequestStatusBadge status={r.status} />
+              <Text fontSize="xs" color="fg.muted">
+                {formatDate(r.createdAt)}
+              </Text>
+            </HStack>
+            <Text fontSize="xs" color="fg.muted">
+              {r.totalAmount === null
+                ? formatMoney(null)
+                : `Total ${formatMoney(r.totalAmount)} · Paid ${formatMoney(r.paid)} · Left ${formatMoney(r.leftToPay)}`}
+            </Text>
+          </QueueCard>
+        ))}
+      </QueueCards>
+    );
+  }
+  return (
+    <QueueTable
+      label={label}
+      columns={[{ name: 'Tool' }, { name: 'Client' }, { name: 'Order Date' }, { name: 'Status' }, { name: 'Total', end: true }, { name: 'Paid', end: true }, { name: 'Left to pay', end: true }]}
+    >
+      {requests.map((r) => (
+        <Table.Row key={r.id} data-testid="queue-row" data-request-id={r.id} data-status={r.status}>
+          <Table.Cell>
+            <ToolName type={r.productRequestType} />
+          </Table.Cell>
+          <Table.Cell>
+            <ClientCell client={r.client} />
+          </Table.Cell>
+          <Table.Cell whiteSpace="nowrap">{formatDate(r.createdAt)}</Table.Cell>
+          <Table.Cell>
+            <RequestStatusBadge status={r.status} />
+          </Table.Cell>
+          {[r.totalAmount, r.paid, r.leftToPay].map((amount, i) => (
+            <Table.Cell key={i} textAlign="end" whiteSpace="nowrap">
+              {formatMoney(amount)}
+            </Table.Cell>
           ))}
-        </Table.Body>
-      </Table.Root>
-    </Table.ScrollArea>
+          <Table.Cell textAlign="end">
+            <OpenRequest id={r.id} />
+          </Table.Cell>
+        </Table.Row>
+      ))}
+    </QueueTable>
+  );
+}
+
+/** Conversations whose last message is the client's, longest waiting first: each opens at that conversation. */
+export function ThreadsList({ threads, label }: { threads: QueueThread[]; label: string }) {
+  const open = (t: QueueThread) => (
+    <ThreadLink uid={t.client.uid} threadId={t.id} fontWeight="semibold">
+      Open
+    </ThreadLink>
+  );
+  if (useIsMobile()) {
+    return (
+      <QueueCards label={label}>
+        {threads.map((t) => (
+          <QueueCard key={t.id} data={{ 'data-thread-id': t.id }} open={open(t)}>
+            <Text fontWeight="medium" wordBreak="break-word">
+              {t.subject}
+            </Text>
+            <ClientCell client={t.client} />
+            <Text fontSize="xs" color="fg.muted">
+              Waiting since {formatDateTime(t.awaitingSince)}
+            </Text>
+          </QueueCard>
+        ))}
+      </QueueCards>
+    );
+  }
+  return (
+    <QueueTable label={label} columns={[{ name: 'Subject' }, { name: 'Client' }, { name: 'Waiting since' }]}>
+      {threads.map((t) => (
+        <Table.Row key={t.id} data-testid="queue-row" data-thread-id={t.id}>
+          <Table.Cell wordBreak="break-word" fontWeight="medium">
+            {t.subject}
+          </Table.Cell>
+          <Table.Cell>
+            <ClientCell client={t.client} />
+          </Table.Cell>
+          <Table.Cell whiteSpace="nowrap">{formatDateTime(t.awaitingSince)}</Table.Cell>
+          <Table.Cell textAlign="end">{open(t)}</Table.Cell>
+        </Table.Row>
+      ))}
+    </QueueTable>
   );
 }
 
 /** Refund requests waiting for a decision, oldest first: each opens its request, where the decision is made. */
 export function RefundsQueueList({ refunds, label }: { refunds: QueueRefund[]; label: string }) {
-  const isMobile = useIsMobile();
-  if (isMobile) {
+  if (useIsMobile()) {
     return (
-      <Stack as="ul" gap="0" listStyleType="none" m="0" p="0" aria-label={label}>
+      <QueueCards label={label}>
         {refunds.map((r) => (
-          <Box as="li" key={r.id} py="3" borderTopWidth="1px" borderColor="portal.border" data-testid="queue-row" data-refund-id={r.id}>
-            <HStack justify="space-between" align="start" gap="3">
-              <Stack gap="1" minWidth="0">
-                <ToolName type={r.productRequestType} />
-                <ClientCell client={r.client} />
-                <HStack gap="2" wrap="wrap">
-                  <Badge colorPalette={r.refundRequestType === 'FULL' ? 'red' : 'orange'} variant="subtle">
-                    {refundTypeLabel[r.refundRequestType]}
-                  </Badge>
-                  <Text fontSize="xs" color="fg.muted">
-                    {formatDate(r.createdAt)} · Paid {formatMoney(r.paid)}
-                  </Text>
-                </HStack>
-                <Text fontSize="sm" lineClamp={2} wordBreak="break-word">
-                  {r.reason}
-                </Text>
-              </Stack>
-              <OpenRequest id={r.requestId} />
+          <QueueCard key={r.id} data={{ 'data-refund-id': r.id }} open={<OpenRequest id={r.requestId} />}>
+            <ToolName type={r.productRequestType} />
+            <ClientCell client={r.client} />
+            <HStack gap="2" wrap="wrap">
+              <RefundTypeBadge type={r.refundRequestType} />
+              <Text fontSize="xs" color="fg.muted">
+                {formatDate(r.createdAt)} · Paid {formatMoney(r.paid)}
+              </Text>
             </HStack>
-          </Box>
+            <Text fontSize="sm" lineClamp={2} wordBreak="break-word">
+              {r.reason}
+            </Text>
+          </QueueCard>
         ))}
-      </Stack>
+      </QueueCards>
     );
   }
   return (
-    <Table.ScrollArea maxWidth="100%">
-      <Table.Root size="md" aria-label={label} interactive>
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeader>Tool</Table.ColumnHeader>
-            <Table.ColumnHeader>Client</Table.ColumnHeader>
-            <Table.ColumnHeader>Type</Table.ColumnHeader>
-            <Table.ColumnHeader>Reason</Table.ColumnHeader>
-            <Table.ColumnHeader>Asked on</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end">Paid</Table.ColumnHeader>
-            <Table.ColumnHeader width="1%">
-              <Box as="span" srOnly>
-                Link
-              </Box>
-            </Table.ColumnHeader>
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {refunds.map((r) => (
-            <Table.Row key={r.id} data-testid="queue-row" data-refund-id={r.id}>
-              <Table.Cell>
-                <ToolName type={r.productRequestType} />
-              </Table.Cell>
-              <Table.Cell>
-                <ClientCell client={r.client} />
-              </Table.Cell>
-              <Table.Cell>
-                <Badge colorPalette={r.refundRequestType === 'FULL' ? 'red' : 'orange'} variant="subtle">
-                  {refundTypeLabel[r.refundRequestType]}
-                </Badge>
-              </Table.Cell>
-              <Table.Cell maxWidth="280px">
-                <Text lineClamp={2} wordBreak="break-word" title={r.reason}>
-                  {r.reason}
-                </Text>
-              </Table.Cell>
-              <Table.Cell whiteSpace="nowrap">{formatDate(r.createdAt)}</Table.Cell>
-              <Table.Cell textAlign="end" whiteSpace="nowrap">
-                {formatMoney(r.paid)}
-              </Table.Cell>
-              <Table.Cell textAlign="end">
-                <OpenRequest id={r.requestId} />
-              </Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
-    </Table.ScrollArea>
+    <QueueTable label={label} columns={[{ name: 'Tool' }, { name: 'Client' }, { name: 'Type' }, { name: 'Reason' }, { name: 'Asked on' }, { name: 'Paid', end: true }]}>
+      {refunds.map((r) => (
+        <Table.Row key={r.id} data-testid="queue-row" data-refund-id={r.id}>
+          <Table.Cell>
+            <ToolName type={r.productRequestType} />
+          </Table.Cell>
+          <Table.Cell>
+            <ClientCell client={r.client} />
+          </Table.Cell>
+          <Table.Cell>
+            <RefundTypeBadge type={r.refundRequestType} />
+          </Table.Cell>
+          <Table.Cell maxWidth="280px">
+            <Text lineClamp={2} wordBreak="break-word" title={r.reason}>
+              {r.reason}
+            </Text>
+          </Table.Cell>
+          <Table.Cell whiteSpace="nowrap">{formatDate(r.createdAt)}</Table.Cell>
+          <Table.Cell textAlign="end" whiteSpace="nowrap">
+            {formatMoney(r.paid)}
+          </Table.Cell>
+          <Table.Cell textAlign="end">
+            <OpenRequest id={r.requestId} />
+          </Table.Cell>
+        </Table.Row>
+      ))}
+    </QueueTable>
   );
 }

@@ -140,8 +140,11 @@ describe('request page', () => {
     fireEvent.change(screen.getByLabelText(/^Price/), { target: { value: '500' } });
     // The staff feed brings someone else's change while the price is being typed.
     const copy = await db.staffRequests.get('r1');
+    const changed = fileOf({ ...request, contractSigned: true, version: 2 });
+    // From now on the server has the changed request: the reload after the 409 must not put the old one back.
+    apiGet.mockResolvedValue(changed);
     await act(async () => {
-      await db.staffRequests.put({ ...copy!, data: fileOf({ ...request, contractSigned: true, version: 2 }), fetchedAt: Date.now() + 1000 });
+      await db.staffRequests.put({ ...copy!, data: changed, fetchedAt: Date.now() + 1000 });
     });
     await waitFor(() => expect(screen.getByTestId('request-contract').textContent).toBe('Yes'));
     apiSend.mockRejectedValueOnce(new ApiError(409, 'VERSION_CONFLICT', 'Someone else changed this request.', {}));
@@ -228,7 +231,7 @@ describe('request page offline', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Add note' })));
     const note = await screen.findByTestId('note');
     expect(within(note).getByText('Called the bank')).toBeTruthy();
-    expect(within(note).getByText('Waiting to be sent')).toBeTruthy();
+    expect(within(note).getByText(texts.waitingToSend)).toBeTruthy();
     const [command] = await db.outbox.toArray();
     expect(command).toMatchObject({ kind: 'staffNote', path: '/staff/notes', json: { clientUid: 'u1', requestId: 'r1', body: 'Called the bank' } });
   });

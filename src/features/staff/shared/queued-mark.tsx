@@ -1,10 +1,9 @@
 import { Badge, Text } from '@chakra-ui/react';
 import { Clock } from 'lucide-react';
+import { texts } from '../../../../domain/texts.ts';
 import type { OutboxCommand } from '../../../lib/db.ts';
 
-export const WAITING_TO_BE_SENT = 'Waiting to be sent';
-
-/** The mark of a reply or note still on the device; a refused one says why (the outbox panel retries or discards it). */
+/** The mark of a reply or note still on the device (the client's words for it too); a refused one says why (the outbox panel retries or discards it). */
 export function QueuedMark({ command }: { command: OutboxCommand }) {
   if (command.status === 'failed') {
     return (
@@ -23,7 +22,7 @@ export function QueuedMark({ command }: { command: OutboxCommand }) {
   return (
     <Badge colorPalette="orange" variant="subtle">
       <Clock size={12} aria-hidden="true" />
-      {WAITING_TO_BE_SENT}
+      {texts.waitingToSend}
     </Badge>
   );
 }
