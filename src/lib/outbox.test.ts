@@ -128,6 +128,20 @@ describe('outbox sender', () => {
     expect(failed).toMatchObject({ id: 'cmd-a', status: 'failed', error: 'contactRequest.subject: subject is required' });
   });
 
+  it('keeps a command the server did but this device could not save, with its key, and passes the error on', async () => {
+    await queueContact(db, 'cmd-a');
+    const deps = makeDeps([json(201, { data: { id: 'srv', subject: 'Hello', message: 'm', createdAt: '2026-01-01T00:00:00Z' } })]);
+    deps.handlers.contact.apply = async () => {
+      throw new TypeError('a bug in the handler');
+    };
+    await expect(sendNext(db, deps)).rejects.toThrow('a bug in the handler');
+    // Not "failed": its Retry would send a new key and the server would do it a second time.
+    const [kept] = await db.outbox.toArray();
+    expect(kept).toMatchObject({ id: 'cmd-a', status: 'pending', attempts: 1 });
+    expect(kept.nextAttemptAt).toBeGreaterThan(1_000_000);
+    expect((await db.contactRequests.get('cmd-a'))?.pending).toBe(true);
+  });
+
   it('sends the command id as the idempotency key on every attempt', async () => {
     await queueContact(db, 'cmd-same');
     const deps = makeDeps([new TypeError('offline'), json(201, { data: { id: 'srv', subject: 'Hello', message: 'm', createdAt: '2026-01-01T00:00:00Z' } })]);

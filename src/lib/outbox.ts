@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiError, NetworkError, apiRequest, readData } from './api.ts';
 import { type CommandStatus, commandTables, type OutboxCommand, type PortalDb } from './db.ts';
 import { getIdToken } from './firebase.ts';
@@ -26,7 +26,7 @@ export async function enqueue(db: PortalDb, command: Enqueue, writeOptimistic: (
     await writeOptimistic();
     await db.outbox.add({ ...command, status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: Date.now() });
   });
-  wake();
+  queueChanged(db);
   void requestBackgroundSync();
 }
 
@@ -73,18 +73,34 @@ export async function sendNext(db: PortalDb, deps: SenderDeps): Promise<SendResu
   if (response.status >= 500 || response.status === 429 || response.status === 408 || (await isStillRunning(response))) {
     return retryLater(db, command, deps, `Server busy (${response.status})`);
   }
+  let data: unknown;
   try {
-    const data = await readData(response, deps.handlers[command.kind].schema);
-    await db.transaction('rw', commandTables(db), async () => {
-      await deps.handlers[command.kind].apply(db, command, data);
-      await db.outbox.delete(command.seq!);
-    });
-    return 'sent';
+    data = await readData(response, deps.handlers[command.kind].schema);
   } catch (err) {
     if (err instanceof NetworkError) return retryLater(db, command, deps, err.message);
     const message = err instanceof ApiError ? err.message : 'The server answered in a way we did not expect.';
     await db.outbox.update(command.seq!, { status: 'failed', error: message, attempts: command.attempts + 1 });
     return 'failed';
+  }
+  await applyAnswer(db, command, data, deps);
+  return 'sent';
+}
+
+/**
+ * The server has done the command: a local error here (storage, a bug in a handler) is not its refusal.
+ * The command keeps its key and goes back in the queue, so the resend replays the first answer; marking
+ * it failed would offer Retry, which sends a new key and would do it twice. The error goes on to the loop,
+ * which reports it.
+ */
+async function applyAnswer(db: PortalDb, command: OutboxCommand, data: unknown, deps: SenderDeps): Promise<void> {
+  try {
+    await db.transaction('rw', commandTables(db), async () => {
+      await deps.handlers[command.kind].apply(db, command, data);
+      await db.outbox.delete(command.seq!);
+    });
+  } catch (err) {
+    await retryLater(db, command, deps, 'Sent, but this device could not save the answer yet.');
+    throw err;
   }
 }
 
@@ -130,7 +146,7 @@ async function hold(db: PortalDb, command: OutboxCommand): Promise<SendResult> {
 /** After the user signs in again, held commands go back in the queue. */
 export async function releaseHeld(db: PortalDb): Promise<void> {
   await db.outbox.where('status').equals('held').modify({ status: 'pending', nextAttemptAt: 0 });
-  wake();
+  queueChanged(db);
 }
 
 export function sendOverNetwork(command: OutboxCommand, token: string): Promise<Response> {
@@ -146,13 +162,83 @@ export function sendOverNetwork(command: OutboxCommand, token: string): Promise<
 
 // ---- the loop: one sender per page, woken by triggers ----
 
-let wakeUp: (() => void) | null = null;
-/** Loops run one after another: a new one (another user, a remount) starts once the old one has stopped. */
-let last: Promise<void> = Promise.resolve();
+/** How long the loop waits when there is nothing to send (or the queue is held) before it looks again. */
+export const IDLE_MS = 30_000;
 
-/** Nudges the sender (called on enqueue, `online`, tab visible, timer, service-worker sync). */
+/** Where a non-network error of the sender is kept for the UI to show (`db.meta`), until a command is sent again. */
+export const SENDER_ERROR_KEY = 'senderError';
+
+export interface SenderError {
+  message: string;
+  /** When it happened (ms since the epoch). */
+  at: number;
+}
+
+/** The part of Web Locks the sender uses: `navigator.locks` fits it, and tests pass their own. */
+export interface OneAtATime {
+  request(name: string, options: { signal: AbortSignal }, run: () => Promise<void>): Promise<unknown>;
+}
+
+export interface SenderLoopDeps extends SenderDeps {
+  /** Calls `fire` after `ms` and returns the cancel; injected so a test decides when time passes. */
+  setTimer(fire: () => void, ms: number): () => void;
+  /** One sender per user across tabs, where the browser has Web Locks. */
+  locks: OneAtATime | null;
+}
+
+export interface Sender {
+  /** Makes the loop read the queue again: at once if it waits, or right after the step it is in. */
+  wake(): void;
+  /** Settles once the loop has stopped: the signal aborted, or the replica was closed. */
+  done: Promise<void>;
+}
+
+interface RunningSender extends Sender {
+  db: PortalDb;
+}
+
+/**
+ * The senders of this page, so the triggers (`wake()`) and the outbox's own writes reach them, and a new
+ * one (another user, a remount) starts only once the ones before it have stopped.
+ */
+const running = new Set<RunningSender>();
+
+/** Nudges every sender of this page (called on `online`, tab shown, timer, service-worker sync). */
 export function wake(): void {
-  wakeUp?.();
+  for (const sender of running) sender.wake();
+}
+
+/**
+ * This page changed `db`'s queue: wakes its sender, and the other tabs' (the one holding the lock may be
+ * there; without this it would only look again at its next timer).
+ */
+function queueChanged(db: PortalDb): void {
+  for (const sender of running) if (sender.db.uid === db.uid) sender.wake();
+  if (typeof BroadcastChannel === 'undefined') return;
+  const channel = new BroadcastChannel(wakeChannelName(db.uid));
+  channel.postMessage('queue-changed');
+  channel.close();
+}
+
+function wakeChannelName(uid: string): string {
+  return `outbox-wake-${uid}`;
+}
+
+/** The browser's clock, network, token and locks: what `runSender` uses. */
+export function browserSenderDeps(handlers: SenderDeps['handlers']): SenderLoopDeps {
+  return {
+    handlers,
+    getToken: (force) => getIdToken(force),
+    send: sendOverNetwork,
+    now: Date.now,
+    random: Math.random,
+    setTimer: (fire, ms) => {
+      const timer = setTimeout(fire, ms);
+      return () => clearTimeout(timer);
+    },
+    // Not every browser (nor the test DOM) has Web Locks.
+    locks: navigator.locks ?? null,
+  };
 }
 
 /**
@@ -160,58 +246,131 @@ export function wake(): void {
  * Lock), so FIFO holds and no command goes out twice in parallel.
  */
 export function runSender(db: PortalDb, handlers: SenderDeps['handlers'], signal: AbortSignal): Promise<void> {
-  const deps: SenderDeps = {
-    handlers,
-    getToken: (force) => getIdToken(force),
-    send: sendOverNetwork,
-    now: Date.now,
-    random: Math.random,
+  return startSender(db, browserSenderDeps(handlers), signal).done;
+}
+
+/** Starts a sender on `db` with the given clock, network and token; `runSender` is this with the browser's. */
+export function startSender(db: PortalDb, deps: SenderLoopDeps, signal: AbortSignal): Sender {
+  const alarm = createAlarm(deps.setTimer);
+  const otherTabs = listenToOtherTabs(db.uid, alarm.ring);
+  const before = [...running].map((sender) => sender.done);
+  const done = Promise.allSettled(before)
+    .then(() => oneTabAtATime(db, deps.locks, signal, () => loop(db, deps, alarm, signal)))
+    .finally(() => {
+      running.delete(sender);
+      otherTabs?.close();
+    });
+  const sender: RunningSender = { db, wake: alarm.ring, done };
+  running.add(sender);
+  return { wake: sender.wake, done };
+}
+
+function listenToOtherTabs(uid: string, onWake: () => void): BroadcastChannel | null {
+  if (typeof BroadcastChannel === 'undefined') return null;
+  const channel = new BroadcastChannel(wakeChannelName(uid));
+  channel.onmessage = onWake;
+  return channel;
+}
+
+async function oneTabAtATime(db: PortalDb, locks: OneAtATime | null, signal: AbortSignal, run: () => Promise<void>): Promise<void> {
+  if (!locks) return run();
+  try {
+    await locks.request(`outbox-${db.uid}`, { signal }, run);
+  } catch (err) {
+    if (!signal.aborted) throw err; // an aborted wait for the lock is a normal stop
+  }
+}
+
+type Alarm = ReturnType<typeof createAlarm>;
+
+/**
+ * The loop's wake-up. A ring is remembered until the loop next reads the queue, so one that comes while
+ * it sends or works out how long to wait makes its next sleep return at once instead of being lost.
+ */
+function createAlarm(setTimer: SenderLoopDeps['setTimer']) {
+  let rung = false;
+  let stopSleeping: (() => void) | null = null;
+  return {
+    ring(): void {
+      rung = true;
+      stopSleeping?.();
+    },
+    /** Called just before the loop reads the queue: that read answers every ring so far. */
+    reset(): void {
+      rung = false;
+    },
+    sleep(ms: number, signal: AbortSignal): Promise<void> {
+      if (rung || signal.aborted) return Promise.resolve();
+      return new Promise((resolve) => {
+        let cancelTimer = () => {};
+        const done = () => {
+          cancelTimer();
+          stopSleeping = null;
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        stopSleeping = done;
+        signal.addEventListener('abort', done);
+        cancelTimer = setTimer(done, ms);
+      });
+    },
   };
-  const loop = async () => {
-    while (!signal.aborted) {
-      let result: SendResult;
-      try {
-        result = await sendNext(db, deps);
-      } catch (err) {
-        if (err instanceof NetworkError) result = 'retry';
-        else if (signal.aborted || db.hasBeenClosed()) break;
-        else throw err;
-      }
-      if (result === 'sent' || result === 'failed') continue;
-      await sleepUntilWoken(result === 'retry' ? await nextDueIn(db, deps.now()) : 30_000, signal);
-    }
-  };
-  const exclusive = async (): Promise<void> => {
-    if (!navigator.locks) return loop();
+}
+
+async function loop(db: PortalDb, deps: SenderLoopDeps, alarm: Alarm, signal: AbortSignal): Promise<void> {
+  let errorsInARow = 0;
+  // A report from an earlier session may still be stored: the first send clears it.
+  let errorShown = true;
+  while (!signal.aborted && !db.hasBeenClosed()) {
+    alarm.reset();
+    let pause: number;
     try {
-      await navigator.locks.request(`outbox-${db.uid}`, { signal }, loop);
+      const result = await sendNext(db, deps);
+      if (result === 'sent' && errorShown) {
+        await db.meta.delete(SENDER_ERROR_KEY);
+        errorShown = false;
+      }
+      pause = await pauseAfter(db, result, deps.now());
+      errorsInARow = 0;
     } catch (err) {
-      if (!signal.aborted) throw err; // an aborted wait for the lock is a normal stop
+      // A sign-out closes the replica under a running step: nothing went wrong then.
+      if (signal.aborted || db.hasBeenClosed()) break;
+      if (!(err instanceof NetworkError)) {
+        await reportSenderError(db, err, deps.now());
+        errorShown = true;
+      }
+      // Backs off so a lasting fault does not spin; a wake (a new command) still tries again at once.
+      pause = backoff(errorsInARow++, deps.random);
     }
-  };
-  last = last.then(exclusive, exclusive);
-  return last;
+    if (pause > 0) await alarm.sleep(pause, signal);
+  }
+}
+
+/** How long to wait after a step: 0 goes straight on to the next command. */
+async function pauseAfter(db: PortalDb, result: SendResult, now: number): Promise<number> {
+  if (result === 'sent' || result === 'failed') return 0;
+  return result === 'retry' ? nextDueIn(db, now) : IDLE_MS;
 }
 
 async function nextDueIn(db: PortalDb, now: number): Promise<number> {
   const due = await db.outbox.where('status').equals('pending').toArray();
-  const soonest = Math.min(...due.map((c) => c.nextAttemptAt), now + 30_000);
+  const soonest = Math.min(...due.map((c) => c.nextAttemptAt), now + IDLE_MS);
   return Math.max(50, soonest - now);
 }
 
-function sleepUntilWoken(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      if (wakeUp === done) wakeUp = null;
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    wakeUp = done;
-    signal.addEventListener('abort', done);
-  });
+async function reportSenderError(db: PortalDb, err: unknown, at: number): Promise<void> {
+  console.error('outbox sender error', err);
+  const report: SenderError = { message: err instanceof Error ? err.message : String(err), at };
+  // A replica that cannot store it either: the console has it, and the loop tries again.
+  await db.meta.put({ key: SENDER_ERROR_KEY, value: report }).catch(() => undefined);
+}
+
+const SenderErrorShape = z.object({ message: z.string(), at: z.number() });
+
+/** The sender's last non-network error, for the UI; null once a command has been sent since. */
+export async function readSenderError(db: PortalDb): Promise<SenderError | null> {
+  const parsed = SenderErrorShape.safeParse((await db.meta.get(SENDER_ERROR_KEY))?.value);
+  return parsed.success ? parsed.data : null;
 }
 
 // ---- what the outbox panel offers ----
@@ -222,7 +381,7 @@ export async function retryCommand(db: PortalDb, seq: number): Promise<void> {
   // The server stored its refusal under the old key and would replay it: a failed command retries as a new request.
   const id = command.status === 'failed' ? crypto.randomUUID() : command.id;
   await db.outbox.update(seq, { id, status: 'pending', nextAttemptAt: 0, error: undefined });
-  wake();
+  queueChanged(db);
 }
 
 /** Discards a command and the optimistic row it wrote. */
@@ -239,5 +398,5 @@ export async function discardCommand(db: PortalDb, seq: number): Promise<void> {
 /** Edit of a failed command: new payload, same optimistic row, back in the queue with a new key. */
 export async function replaceCommandPayload(db: PortalDb, seq: number, change: Pick<OutboxCommand, 'json' | 'form'> & { id: string }): Promise<void> {
   await db.outbox.update(seq, { ...change, status: 'pending', nextAttemptAt: 0, error: undefined, attempts: 0 });
-  wake();
+  queueChanged(db);
 }
