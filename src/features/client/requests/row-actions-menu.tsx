@@ -1,11 +1,11 @@
-import { Box, IconButton, Menu, Portal, Spinner, Tooltip } from '@chakra-ui/react';
+import { Box, IconButton, Menu, Portal, Spinner, Stack, Text, Tooltip } from '@chakra-ui/react';
 import { CircleAlert, Download, EllipsisVertical, FileText, Radar, Undo2 } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { texts } from '../../../../domain/texts.ts';
 import { iconSize } from '../../../components/theme-tokens.ts';
 import type { LocalRequest } from '../../../lib/db.ts';
 import { useOnline } from '../../../lib/pwa.ts';
-import { saveFinalFile, useFinalFileLink } from './use-final-file-link.ts';
+import { type LinkState, useFinalFileLink } from './use-final-file-link.ts';
 import { toolOf } from './use-requests.ts';
 
 export type RowAction = 'details' | 'refund' | 'live';
@@ -31,34 +31,17 @@ function WithTooltip({ text, children }: { text: string | null; children: ReactN
 /** The row's action menu; what it offers depends on the status (spec section 4). */
 export function RowActionsMenu({ request, onAction }: { request: LocalRequest; onAction(action: RowAction): void }) {
   const online = useOnline();
-  const { state: link, refreshIfStale } = useFinalFileLink(request, online);
+  // The final-file link is asked for only while this menu is open, never when the row mounts.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const { state: link, download } = useFinalFileLink(request, online, menuOpen);
   const tool = toolOf(request);
   // A row not sent yet has no server id to act on; a rejected request has nothing to offer.
   const disabled = request.status === 'Rejected' || !!request.pending;
   const isDone = request.status === 'Done';
   const canRefund = request.status === 'In Progress' || isDone;
 
-  let downloadHint: string | null = null;
-  let downloadIcon = <Download size={iconSize} aria-hidden="true" />;
-  if (link.kind === 'unpaid') {
-    downloadHint = texts.downloadTooltip;
-    downloadIcon = <CircleAlert size={iconSize} aria-hidden="true" color="var(--chakra-colors-red-600)" data-testid="download-error-icon" />;
-  } else if (link.kind === 'error') {
-    downloadHint = link.message;
-    downloadIcon = <CircleAlert size={iconSize} aria-hidden="true" color="var(--chakra-colors-red-600)" />;
-  } else if (link.kind !== 'ready' && !online) {
-    downloadHint = texts.needsConnection;
-  } else if (link.kind === 'loading' || link.kind === 'idle') {
-    downloadIcon = <Spinner size="xs" aria-hidden="true" />;
-  }
-
   return (
-    <Menu.Root
-      positioning={{ placement: 'bottom-end' }}
-      onOpenChange={(e) => {
-        if (e.open) refreshIfStale();
-      }}
-    >
+    <Menu.Root positioning={{ placement: 'bottom-end' }} onOpenChange={(e) => setMenuOpen(e.open)}>
       <Menu.Trigger asChild disabled={disabled}>
         <IconButton aria-label="Actions" variant="ghost" size="sm" disabled={disabled}>
           <EllipsisVertical size={iconSize} aria-hidden="true" />
@@ -77,29 +60,7 @@ export function RowActionsMenu({ request, onAction }: { request: LocalRequest; o
                 {isDone ? 'Refund Request' : 'Refund'}
               </Menu.Item>
             )}
-            {isDone &&
-              (link.kind === 'ready' ? (
-                <Menu.Item value="download" asChild>
-                  <a
-                    href={link.link}
-                    download
-                    onClick={(event) => {
-                      event.preventDefault();
-                      void saveFinalFile(link.link);
-                    }}
-                  >
-                    {downloadIcon}
-                    Download File
-                  </a>
-                </Menu.Item>
-              ) : (
-                <Menu.Item value="download" disabled>
-                  <WithTooltip text={downloadHint}>
-                    {downloadIcon}
-                    Download File
-                  </WithTooltip>
-                </Menu.Item>
-              ))}
+            {isDone && <DownloadItem link={link} onDownload={download} />}
             {tool?.id === 'track-master' && (
               <Menu.Item value="live" onSelect={() => onAction('live')}>
                 <Radar size={iconSize} aria-hidden="true" />
@@ -110,5 +71,60 @@ export function RowActionsMenu({ request, onAction }: { request: LocalRequest; o
         </Menu.Positioner>
       </Portal>
     </Menu.Root>
+  );
+}
+
+/**
+ * Download File (spec section 4): enabled with a fresh link; refused with the error icon and the
+ * spec's tooltip while not paid in full; a spinner while the link is asked for; a failure says why
+ * in the item itself, so it reads without hovering (and on touch screens).
+ */
+function DownloadItem({ link, onDownload }: { link: LinkState; onDownload(): Promise<void> }) {
+  if (link.kind === 'ready') {
+    return (
+      <Menu.Item value="download" asChild>
+        <a
+          href={link.link}
+          download
+          onClick={(event) => {
+            event.preventDefault();
+            void onDownload();
+          }}
+        >
+          <Download size={iconSize} aria-hidden="true" />
+          Download File
+        </a>
+      </Menu.Item>
+    );
+  }
+  if (link.kind === 'unpaid') {
+    return (
+      <Menu.Item value="download" disabled>
+        <WithTooltip text={texts.downloadTooltip}>
+          <CircleAlert size={iconSize} aria-hidden="true" color="var(--chakra-colors-red-600)" data-testid="download-error-icon" />
+          Download File
+        </WithTooltip>
+      </Menu.Item>
+    );
+  }
+  if (link.kind === 'error') {
+    return (
+      <Menu.Item value="download" disabled alignItems="flex-start">
+        <CircleAlert size={iconSize} aria-hidden="true" color="var(--chakra-colors-red-600)" style={{ flexShrink: 0, marginTop: 2 }} />
+        <Stack gap="0.5" maxWidth="240px">
+          <span>Download File</span>
+          <Text fontSize="xs" color="red.600" whiteSpace="normal" data-testid="download-error">
+            {link.message}
+          </Text>
+        </Stack>
+      </Menu.Item>
+    );
+  }
+  // Idle only for the moment between the menu opening and the request leaving.
+  return (
+    <Menu.Item value="download" disabled aria-busy="true">
+      <Spinner size="xs" aria-hidden="true" />
+      Download File
+    </Menu.Item>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
 import { texts } from '../../../../domain/texts.ts';
 import { ApiError, NetworkError, apiGet } from '../../../lib/api.ts';
@@ -10,16 +10,29 @@ import { showMessage } from '../../../lib/ui-state.ts';
 import { toolOf } from './use-requests.ts';
 
 export type LinkState =
+  /** Not a downloadable row (not Done, not sent yet), or Done and paid but the menu was not opened yet. */
   | { kind: 'idle' }
   | { kind: 'loading' }
   | { kind: 'ready'; link: string; fetchedAt: number }
+  /** Known from the replica (or, if the replica is behind, from the server's NOT_FULLY_PAID). */
   | { kind: 'unpaid' }
   | { kind: 'error'; message: string };
 
 /** Signed links live 15 minutes on the server; refresh a little earlier so a click never gets an expired one. */
-const LINK_FRESH_MS = 10 * 60 * 1000;
+export const LINK_FRESH_MS = 10 * 60 * 1000;
 
 const linkKey = (requestId: string) => `finalFileLink:${requestId}`;
+
+/**
+ * Paid in full, as the server decides it (server/serialize.ts isFullyPaid): a price is set and nothing
+ * is left. Read from the replica, so a table of Done rows knows which downloads are refused without
+ * asking the server once per row.
+ */
+export function isPaidInFull(request: Pick<LocalRequest, 'totalAmount' | 'paid' | 'leftToPay'>): boolean {
+  if (request.totalAmount === null) return false;
+  if (request.leftToPay !== null) return request.leftToPay <= 0;
+  return Math.round(request.totalAmount * 100) - Math.round(request.paid * 100) <= 0;
+}
 
 /** The last link of a request whose file the service worker saved: offline, it still opens that copy. */
 async function savedLink(db: PortalDb, requestId: string): Promise<string | null> {
@@ -27,51 +40,84 @@ async function savedLink(db: PortalDb, requestId: string): Promise<string | null
   return typeof link === 'string' && (await hasSavedCopy(link)) ? link : null;
 }
 
-/**
- * The final-file link of a Done request, fetched when the row is Done (and again when it has gone
- * stale). Online, a fresh short-lived signed link; offline, the copy downloaded earlier, if any.
- */
-export function useFinalFileLink(request: LocalRequest, online: boolean) {
-  const db = useReplica();
-  const [state, setState] = useState<LinkState>({ kind: 'idle' });
-  const toolId = toolOf(request)?.id;
-  const wanted = request.status === 'Done' && !request.pending && !!toolId;
+const IDLE: LinkState = { kind: 'idle' };
 
-  const load = useCallback(() => {
-    if (!wanted) return () => undefined;
-    let cancelled = false;
-    if (!online) {
-      void savedLink(db, request.id).then((link) => !cancelled && setState(link ? { kind: 'ready', link, fetchedAt: Date.now() } : { kind: 'idle' }));
-      return () => {
-        cancelled = true;
-      };
-    }
-    setState((s) => (s.kind === 'ready' ? s : { kind: 'loading' }));
-    apiGet(`/${toolId}/${request.id}/file`, z.string())
-      .then((link) => {
-        if (cancelled) return;
-        setState({ kind: 'ready', link, fetchedAt: Date.now() });
+/**
+ * The final-file link of a Done request, fetched only while `wanted` (the row's action menu is open)
+ * and never on mount: a table page of 50 Done rows would otherwise make 50 authenticated calls. A
+ * link fetched once is kept while it is fresh, so reopening the menu does not ask again.
+ * Online, a fresh short-lived signed link; offline, the copy downloaded earlier, if any.
+ */
+export function useFinalFileLink(request: LocalRequest, online: boolean, wanted: boolean) {
+  const db = useReplica();
+  const toolId = toolOf(request)?.id;
+  const downloadable = request.status === 'Done' && !request.pending && !!toolId;
+  const paid = isPaidInFull(request);
+  // What was fetched belongs to this version of the row: a payment or a status change arriving
+  // through sync starts over (a NOT_FULLY_PAID answer from before the payment no longer holds).
+  const version = `${request.id}|${request.status}|${request.paid}|${request.leftToPay}|${request.totalAmount}`;
+  const [fetched, setFetched] = useState<{ version: string; state: LinkState }>({ version, state: IDLE });
+  const fetchedState = fetched.version === version ? fetched.state : IDLE;
+  const state: LinkState = !downloadable ? IDLE : !paid ? { kind: 'unpaid' } : fetchedState;
+
+  // Read by the load and the trigger without making them re-run on every state change (which would
+  // retry a failed fetch in a loop).
+  const latest = useRef({ version, state });
+  latest.current = { version, state };
+  // Only the newest load may settle: an older one finishing late (the offline lookup overtaken by the
+  // call made when the connection came back, an answer for the row before a payment) is dropped.
+  const loads = useRef(0);
+
+  const load = useCallback((): Promise<string | null> => {
+    if (!downloadable || !paid) return Promise.resolve(null);
+    const forVersion = version;
+    const ticket = ++loads.current;
+    const settle = (next: LinkState) => {
+      if (ticket === loads.current && latest.current.version === forVersion) setFetched({ version: forVersion, state: next });
+    };
+    const fromDevice = async (): Promise<string | null> => {
+      const link = await savedLink(db, request.id).catch(() => null);
+      settle(link ? { kind: 'ready', link, fetchedAt: Date.now() } : { kind: 'error', message: texts.needsConnection });
+      return link;
+    };
+    if (!online) return fromDevice();
+    setFetched((s) => ({ version: forVersion, state: s.version === forVersion && s.state.kind === 'ready' ? s.state : { kind: 'loading' } }));
+    return apiGet(`/${toolId}/${request.id}/file`, z.string()).then(
+      (link) => {
+        settle({ kind: 'ready', link, fetchedAt: Date.now() });
         // Signed out meanwhile: the replica is closed, nothing to remember.
         db.meta.put({ key: linkKey(request.id), value: link }).catch(() => undefined);
-      })
-      .catch((err: unknown) => {
-        if (cancelled) return;
-        if (err instanceof ApiError && err.code === 'NOT_FULLY_PAID') setState({ kind: 'unpaid' });
-        else if (err instanceof NetworkError) setState({ kind: 'idle' });
-        else setState({ kind: 'error', message: err instanceof ApiError ? err.message : texts.somethingWentWrong });
-      });
-    return () => {
-      cancelled = true;
-    };
-    // paid/leftToPay are in the deps so a payment arriving through sync fetches the link again.
-  }, [wanted, online, toolId, request.id, db]);
+        return link;
+      },
+      (err: unknown) => {
+        // The connection dropped although the browser says online: the saved copy, if any, still opens.
+        if (err instanceof NetworkError) return fromDevice();
+        if (err instanceof ApiError && err.code === 'NOT_FULLY_PAID') settle({ kind: 'unpaid' });
+        // FILE_NOT_READY and the like carry the server's own words.
+        else settle({ kind: 'error', message: err instanceof ApiError ? err.message : texts.somethingWentWrong });
+        return null;
+      },
+    );
+  }, [downloadable, paid, version, online, toolId, request.id, db]);
 
-  useEffect(load, [load, request.paid, request.leftToPay]);
+  // Asks when the menu opens, and again while it is open if the row changes (a payment arriving
+  // makes the download available) or the connection comes back after a failure.
+  useEffect(() => {
+    if (!wanted) return;
+    const current = latest.current.state;
+    if (current.kind === 'loading' || current.kind === 'unpaid') return;
+    if (current.kind === 'ready' && Date.now() - current.fetchedAt <= LINK_FRESH_MS) return;
+    void load();
+  }, [wanted, load]);
 
-  const refreshIfStale = () => {
-    if (state.kind === 'ready' && Date.now() - state.fetchedAt > LINK_FRESH_MS) load();
-  };
-  return { state, refreshIfStale };
+  /** Saves the file: with the link at hand if it is fresh, otherwise after asking for a new one. */
+  const download = useCallback(async () => {
+    const current = latest.current.state;
+    const link = current.kind === 'ready' && Date.now() - current.fetchedAt <= LINK_FRESH_MS ? current.link : await load();
+    if (link) await saveFinalFile(link);
+  }, [load]);
+
+  return { state, download };
 }
 
 /**
