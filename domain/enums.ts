@@ -13,6 +13,18 @@ export const statusLabel: Record<RequestStatus, string> = {
   Done: 'Done',
 };
 
+export function isRequestStatus(value: string): value is RequestStatus {
+  return (requestStatuses as readonly string[]).includes(value);
+}
+
+/**
+ * The label of any status the replica may hold. A newer server can send a status this app does not know yet
+ * (the client's sync keeps such rows rather than failing them); it reads as the server wrote it.
+ */
+export function statusLabelOf(status: string): string {
+  return isRequestStatus(status) ? statusLabel[status] : status;
+}
+
 export const fraudTypes = ['CRYPTO', 'INVESTMENTS', 'PHISHING', 'ROMANCE', 'JOB', 'ELSE'] as const;
 export const FraudType = z.enum(fraudTypes);
 export const fraudTypeLabel: Record<(typeof fraudTypes)[number], string> = {

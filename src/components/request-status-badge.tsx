@@ -1,5 +1,5 @@
 import { Badge } from '@chakra-ui/react';
-import { type RequestStatus, statusLabel } from '../../domain/enums.ts';
+import { type RequestStatus, isRequestStatus, statusLabelOf } from '../../domain/enums.ts';
 
 const palette: Record<RequestStatus, string> = {
   Pending: 'gray',
@@ -9,11 +9,14 @@ const palette: Record<RequestStatus, string> = {
   Done: 'green',
 };
 
-/** A request's status as the spec labels it ("Waiting for actions" reads Awaiting Payment), coloured by stage. */
-export function RequestStatusBadge({ status }: { status: RequestStatus }) {
+/**
+ * A request's status as the spec labels it ("Waiting for actions" reads Awaiting Payment), coloured by stage.
+ * A status from a newer server that this app does not know reads as the server wrote it, in neutral gray.
+ */
+export function RequestStatusBadge({ status }: { status: string }) {
   return (
-    <Badge colorPalette={palette[status]} variant="subtle" size="md" whiteSpace="nowrap" data-status={status}>
-      {statusLabel[status]}
+    <Badge colorPalette={isRequestStatus(status) ? palette[status] : 'gray'} variant="subtle" size="md" whiteSpace="nowrap" data-status={status}>
+      {statusLabelOf(status)}
     </Badge>
   );
 }

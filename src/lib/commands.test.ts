@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PortalDb } from './db.ts';
-import { queueContact, queueContactReply, queueRefund } from './commands.ts';
+import { emptySyncPage } from '../../domain/sync.ts';
+import { findTool } from '../../domain/tools.ts';
+import { type OutboxCommand, PortalDb, commandTables } from './db.ts';
+import { commandHandlers, queueContact, queueContactReply, queuePurchase, queueRefund } from './commands.ts';
+import { pull } from './sync.ts';
 
 describe('queued commands', () => {
   let db: PortalDb;
@@ -47,5 +50,62 @@ describe('queued commands', () => {
     const id = await queueRefund(db, body, 'Track Master');
     expect((await db.outbox.get({ id }))?.json).toEqual({ refundRequest: body });
     expect(await db.refunds.get(id)).toMatchObject({ ...body, status: 'requested', amount: null, note: null, decidedAt: null, pending: true });
+  });
+});
+
+describe('a late purchase answer', () => {
+  let db: PortalDb;
+  beforeEach(async () => {
+    db = new PortalDb(`test-${Math.random()}`);
+    await db.open();
+  });
+  afterEach(async () => {
+    db.close();
+    await db.delete();
+  });
+
+  const serverRow = (commandId: string, status: string, updatedAt: string) => ({
+    id: 'srv-1',
+    productRequestType: 'TRACK_MASTER',
+    Created_Time: '2026-03-01T09:59:59.000Z',
+    status,
+    contractSigned: false,
+    totalAmount: null,
+    paid: 0,
+    leftToPay: null,
+    requestDetails: {},
+    attachments: [],
+    updatedAt,
+    rejectionReason: null,
+    commandId,
+  });
+
+  /**
+   * The order is sent; before its answer is handled, a pull brings the same request as staff changed it.
+   * Then the sender applies the (older) answer, as it does, in the transaction that removes the command.
+   */
+  async function answerAfterPull(pulled: { status: string; updatedAt: string }, answer: { status: string; updatedAt: string }) {
+    const id = await queuePurchase(db, findTool('track-master')!, { fraudType: 'crypto', fraudUrl: 'https://x.example' }, {});
+    const command = (await db.outbox.get({ id })) as OutboxCommand;
+    await pull(db, async () => ({ ...emptySyncPage('8'), requests: [serverRow(id, pulled.status, pulled.updatedAt)] }));
+    const data = commandHandlers.purchase.schema.parse(serverRow(id, answer.status, answer.updatedAt));
+    await db.transaction('rw', commandTables(db), () => commandHandlers.purchase.apply(db, command, data));
+    return db.requests.toArray();
+  }
+
+  it('does not put back Pending over a newer In Progress from a pull', async () => {
+    const rows = await answerAfterPull({ status: 'In Progress', updatedAt: '2026-03-01T10:05:00.000Z' }, { status: 'Pending', updatedAt: '2026-03-01T10:00:00.000Z' });
+    expect(rows.map((r) => [r.id, r.status])).toEqual([['srv-1', 'In Progress']]);
+  });
+
+  it('compares the times as instants, not as text', async () => {
+    // ".500Z" sorts before "Z" as text although it is half a second later.
+    const rows = await answerAfterPull({ status: 'In Progress', updatedAt: '2026-03-01T10:00:00.500Z' }, { status: 'Pending', updatedAt: '2026-03-01T10:00:00Z' });
+    expect(rows.map((r) => r.status)).toEqual(['In Progress']);
+  });
+
+  it('takes the answer on a tie', async () => {
+    const rows = await answerAfterPull({ status: 'In Progress', updatedAt: '2026-03-01T10:00:00.000Z' }, { status: 'Pending', updatedAt: '2026-03-01T10:00:00Z' });
+    expect(rows.map((r) => r.status)).toEqual(['Pending']);
   });
 });

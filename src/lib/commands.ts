@@ -14,7 +14,7 @@ export const commandHandlers: Record<OutboxCommand['kind'], CommandHandler> = {
       await db.requests.delete(command.target.id);
       // A pull may already hold a newer version (a status change right after the order): keep it.
       const known = await db.requests.get(request.id);
-      if (!known || known.updatedAt <= request.updatedAt) await db.requests.put(request);
+      if (!known || !isStrictlyLater(known.updatedAt, request.updatedAt)) await db.requests.put(request);
     },
   },
   refund: {
@@ -49,6 +49,17 @@ export const commandHandlers: Record<OutboxCommand['kind'], CommandHandler> = {
     },
   },
 };
+
+/**
+ * Compared as instants, not as text: "…10:00:00.5Z" is later than "…10:00:00Z" although it sorts before it.
+ * On a tie the server's answer wins (it was written no earlier than the row it describes); a time that cannot be
+ * read gives no evidence that the device's row is newer, so the answer wins then too.
+ */
+function isStrictlyLater(known: string, answer: string): boolean {
+  const knownAt = Date.parse(known);
+  const answerAt = Date.parse(answer);
+  return Number.isFinite(knownAt) && Number.isFinite(answerAt) && knownAt > answerAt;
+}
 
 export type PurchaseValues = Record<string, string | number | undefined>;
 

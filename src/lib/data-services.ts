@@ -7,7 +7,7 @@ import { releaseHeld, runSender, wake } from './outbox.ts';
 import { hasRole } from './replica.ts';
 import { getAuthState } from './session.ts';
 import { requestStaffPull } from './staff-replica.ts';
-import { keepUnsentInitialForm, pull } from './sync.ts';
+import { type FetchSyncPage, keepUnsentInitialForm, pull, recordSyncError } from './sync.ts';
 
 let inFlight: { db: PortalDb; done: Promise<string | null> } | null = null;
 let again = false;
@@ -16,21 +16,23 @@ let again = false;
  * One pull at a time; a request made during a pull runs one more right after (nothing is missed).
  * A request for another user's replica (a new sign-in) waits for the old pull and then runs its own.
  * Resolves with the server's error if the last pull reached it and failed; null otherwise (offline
- * is not a failure: the device copy stays on screen).
+ * is not a failure: the device copy stays on screen). That error is also kept in the replica (syncError,
+ * cleared by the next applied page), so a background pull's failure shows in the offline indicator
+ * instead of the data quietly going stale. `fetchPage` is for tests.
  */
-export function requestPull(db: PortalDb): Promise<string | null> {
+export function requestPull(db: PortalDb, fetchPage?: FetchSyncPage): Promise<string | null> {
   if (inFlight?.db === db) {
     again = true;
     return inFlight.done;
   }
-  if (inFlight) return inFlight.done.then(() => requestPull(db));
+  if (inFlight) return inFlight.done.then(() => requestPull(db, fetchPage));
   const done = (async () => {
     let error: string | null = null;
     do {
       again = false;
       const started = performance.now();
       try {
-        const rows = await pull(db);
+        const rows = await pull(db, fetchPage);
         // Read by bench/offline.ts: the real pull's duration, as the user's device experiences it.
         performance.measure('portal:pull', { start: started, detail: { rows } });
         error = null;
@@ -38,6 +40,8 @@ export function requestPull(db: PortalDb): Promise<string | null> {
         error = err instanceof NetworkError ? null : err instanceof Error ? err.message : 'Sync failed';
       }
     } while (again && !db.hasBeenClosed());
+    // A sign-out closes the replica under a running pull: there is nothing to report then.
+    if (error !== null && !db.hasBeenClosed()) await recordSyncError(db, error).catch(() => undefined);
     return error;
   })().finally(() => {
     inFlight = null;

@@ -1,7 +1,29 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type SyncPage, emptySyncPage as empty } from '../../domain/sync.ts';
+import { ApiError, NetworkError } from './api.ts';
+import { requestPull } from './data-services.ts';
 import { PortalDb } from './db.ts';
-import { pull } from './sync.ts';
+import { MAX_REJECTED_ROWS, pull, readSyncHealth } from './sync.ts';
+
+// The real fetchSyncPage runs in the wire-level test below; the token is not what it is about.
+vi.mock('./firebase.ts', () => ({ getIdToken: async () => 'token' }));
+
+/** A request row as the server sends it; `over` bends one field. */
+const requestRow = (id: string, over: Record<string, unknown> = {}) => ({
+  id,
+  productRequestType: 'TRACK_MASTER',
+  Created_Time: '2026-01-01T00:00:00.000Z',
+  status: 'Pending',
+  contractSigned: false,
+  totalAmount: null,
+  paid: 0,
+  leftToPay: null,
+  requestDetails: {},
+  attachments: [],
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  rejectionReason: null,
+  ...over,
+});
 
 const profile = (filled: boolean) => ({
   uid: 'u1',
@@ -162,5 +184,107 @@ describe('pull', () => {
     expect((await db.contactReplies.toArray()).map((r) => r.id).sort()).toEqual(['cmd-other', 'srv-r']);
     expect((await db.contactReplies.get('srv-r'))?.pending).toBeUndefined();
     expect(await db.outbox.count()).toBe(0);
+  });
+});
+
+describe('row-tolerant pull', () => {
+  let db: PortalDb;
+  beforeEach(async () => {
+    db = new PortalDb(`test-${Math.random()}`);
+    await db.open();
+  });
+  afterEach(async () => {
+    vi.unstubAllGlobals();
+    db.close();
+    await db.delete();
+  });
+
+  /** Answers GET /api/sync as the server would, one page per call, and records the URLs asked for. */
+  function serveSync(...pages: unknown[]): string[] {
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      asked.push(url);
+      return new Response(JSON.stringify({ data: pages.shift() }), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    return asked;
+  }
+
+  it('applies every readable row of a page, keeps an unreadable one aside and moves the cursor', async () => {
+    const asked = serveSync(
+      {
+        ...empty('42'),
+        requests: [requestRow('r1'), requestRow('r2', { status: 'Escalated' }), requestRow('r3', { paid: 'a lot' })],
+        deals: [{ id: 'd1', requestId: 'r1', productRequestType: 'NEW_TOOL', Created_Time: '2026-01-01T00:00:00Z', amount: 10, invoice: null, invoiceNumber: null }],
+        notifications: [{ id: 'n1', message: 'hi', createdAt: '2026-01-01T00:00:00Z', userId: null }],
+      },
+      empty('42'),
+    );
+    expect(await pull(db)).toBe(4);
+    expect((await db.requests.toArray()).map((r) => [r.id, r.status])).toEqual([
+      ['r1', 'Pending'],
+      ['r2', 'Escalated'],
+    ]);
+    expect((await db.deals.get('d1'))?.productRequestType).toBe('NEW_TOOL');
+    expect(await db.notifications.count()).toBe(1);
+    expect((await db.meta.get('rejectedRows'))?.value).toEqual([{ table: 'requests', id: 'r3', reason: expect.stringContaining('paid'), at: expect.any(Number) }]);
+    // The next pull starts after the page, bad row and all: nothing wedges.
+    await pull(db);
+    expect(asked).toEqual(['/api/sync?cursor=0', '/api/sync?cursor=42']);
+  });
+
+  it('keeps only the latest rows set aside', async () => {
+    const bad = (from: number) => Array.from({ length: 60 }, (_, i) => requestRow(`bad-${from + i}`, { paid: null }));
+    await pull(db, async () => ({ ...empty('1'), requests: bad(0) }));
+    await pull(db, async () => ({ ...empty('2'), requests: bad(60) }));
+    const kept = (await db.meta.get('rejectedRows'))?.value as { id: string }[];
+    expect(kept).toHaveLength(MAX_REJECTED_ROWS);
+    expect(kept[0].id).toBe('bad-20');
+    expect(kept.at(-1)?.id).toBe('bad-119');
+  });
+
+  it('sets aside a profile it cannot read and still applies the rest', async () => {
+    await pull(db, async () => ({ ...empty('3'), profile: { uid: 'u1', email: 'a@b.c' }, requests: [requestRow('r1')] }));
+    expect(await db.profile.count()).toBe(0);
+    expect(await db.requests.count()).toBe(1);
+    expect((await db.meta.get('rejectedRows'))?.value).toEqual([expect.objectContaining({ table: 'profile', id: 'u1' })]);
+  });
+
+  it('refuses a page whose envelope is broken: the cursor stays, the failure is reported', async () => {
+    await expect(pull(db, async () => ({ hasMore: false, requests: [] }))).rejects.toThrow('cannot read');
+    expect(await db.meta.get('syncCursor')).toBeUndefined();
+  });
+});
+
+describe('sync health', () => {
+  let db: PortalDb;
+  beforeEach(async () => {
+    db = new PortalDb(`test-${Math.random()}`);
+    await db.open();
+  });
+  afterEach(async () => {
+    db.close();
+    await db.delete();
+  });
+
+  it('records the error of a pull that reached the server, and the next applied page clears it', async () => {
+    const failing = async () => {
+      throw new ApiError(500, 'HTTP_500', 'Request failed (500)');
+    };
+    expect(await requestPull(db, failing)).toBe('Request failed (500)');
+    expect(await readSyncHealth(db)).toEqual({ lastSyncedAt: null, error: { message: 'Request failed (500)', at: expect.any(Number) } });
+
+    expect(await requestPull(db, async () => empty('5'))).toBeNull();
+    const health = await readSyncHealth(db);
+    expect(health.error).toBeNull();
+    expect(health.lastSyncedAt).toEqual(expect.any(Number));
+  });
+
+  it('does not call being offline an error', async () => {
+    expect(
+      await requestPull(db, async () => {
+        throw new NetworkError('Failed to fetch');
+      }),
+    ).toBeNull();
+    expect((await readSyncHealth(db)).error).toBeNull();
   });
 });

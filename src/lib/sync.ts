@@ -1,32 +1,50 @@
+import { z } from 'zod';
 import type { Profile } from '../../domain/schemas.ts';
-import { SyncPage } from '../../domain/sync.ts';
+import { LooseSyncPage, type RejectedSyncRow, type SyncPage, readSyncPage } from '../../domain/sync.ts';
 import { apiGet } from './api.ts';
 import type { PortalDb } from './db.ts';
 
 const CURSOR_KEY = 'syncCursor';
-const LAST_SYNC_KEY = 'lastSyncedAt';
+/** The sync's health, kept in the replica so the offline indicator can show it (see readSyncHealth). */
+export const LAST_SYNC_KEY = 'lastSyncedAt';
+export const SYNC_ERROR_KEY = 'syncError';
+export const REJECTED_ROWS_KEY = 'rejectedRows';
+/** Enough to tell what went wrong, never a growing log on the user's device. */
+export const MAX_REJECTED_ROWS = 100;
+
+/** One page of GET /api/sync as it came: its rows are read one by one by `pull`. */
+export type FetchSyncPage = (cursor: string) => Promise<unknown>;
 
 /**
  * Pulls every change since the stored cursor, page by page, and applies each page in one Dexie
  * transaction together with its cursor, so a pull cut halfway resumes where it stopped.
  * Rows of commands still waiting to be sent are never overwritten here: the outbox owns them.
+ * A row this app cannot read is set aside (rejectedRows) and the cursor moves on: one bad row must not
+ * stop every later change from reaching the device.
  */
-export async function pull(db: PortalDb, fetchPage: (cursor: string) => Promise<SyncPage> = fetchSyncPage): Promise<number> {
+export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPage): Promise<number> {
   let applied = 0;
   for (;;) {
     const cursor = ((await db.meta.get(CURSOR_KEY))?.value as string | undefined) ?? '0';
-    const page = await fetchPage(cursor);
-    await applyPage(db, page);
+    const { page, rejected } = readPage(await fetchPage(cursor));
+    await applyPage(db, page, rejected);
     applied += pageSize(page);
     if (!page.hasMore) return applied;
   }
 }
 
-export function fetchSyncPage(cursor: string): Promise<SyncPage> {
-  return apiGet(`/sync?cursor=${encodeURIComponent(cursor)}`, SyncPage);
+export function fetchSyncPage(cursor: string): Promise<unknown> {
+  return apiGet(`/sync?cursor=${encodeURIComponent(cursor)}`, z.unknown());
 }
 
-export async function applyPage(db: PortalDb, page: SyncPage): Promise<void> {
+/** The envelope must be right (without a cursor nothing can move); its rows are read one by one. */
+function readPage(raw: unknown): ReturnType<typeof readSyncPage> {
+  const envelope = LooseSyncPage.safeParse(raw);
+  if (!envelope.success) throw new Error('The server sent an update this app cannot read.');
+  return readSyncPage(envelope.data);
+}
+
+export async function applyPage(db: PortalDb, page: SyncPage, rejected: RejectedSyncRow[] = []): Promise<void> {
   const tables = [db.profile, db.requests, db.deals, db.refunds, db.notifications, db.contactRequests, db.contactReplies, db.files, db.meta, db.outbox];
   await db.transaction('rw', tables, async () => {
     if (page.profile) await db.profile.put(await keepUnsentInitialForm(db, page.profile));
@@ -38,9 +56,46 @@ export async function applyPage(db: PortalDb, page: SyncPage): Promise<void> {
     if (page.contactReplies.length) await db.contactReplies.bulkPut(page.contactReplies);
     if (page.files.length) await db.files.bulkPut(page.files);
     await retireConfirmedCommands(db, [...page.requests, ...page.refunds, ...page.contactRequests, ...page.contactReplies]);
+    if (rejected.length) await setAside(db, rejected);
     await db.meta.put({ key: CURSOR_KEY, value: page.cursor });
     await db.meta.put({ key: LAST_SYNC_KEY, value: Date.now() });
+    await db.meta.delete(SYNC_ERROR_KEY);
   });
+}
+
+const RejectedRow = z.object({ table: z.string(), id: z.string().optional(), reason: z.string(), at: z.number() });
+export type RejectedRow = z.infer<typeof RejectedRow>;
+const RejectedRows = z.array(RejectedRow).catch([]);
+
+/** Keeps the rows a page could not apply, newest last, so a support person can see what the device skipped. */
+async function setAside(db: PortalDb, rows: RejectedSyncRow[]): Promise<void> {
+  const at = Date.now();
+  const kept = [...(await readRejectedRows(db)), ...rows.map((row) => ({ ...row, at }))].slice(-MAX_REJECTED_ROWS);
+  await db.meta.put({ key: REJECTED_ROWS_KEY, value: kept });
+}
+
+export async function readRejectedRows(db: PortalDb): Promise<RejectedRow[]> {
+  return RejectedRows.parse((await db.meta.get(REJECTED_ROWS_KEY))?.value ?? []);
+}
+
+const SyncError = z.object({ message: z.string(), at: z.number() });
+export type SyncError = z.infer<typeof SyncError>;
+
+/** A pull that reached the server and failed; the next applied page clears it. */
+export async function recordSyncError(db: PortalDb, message: string): Promise<void> {
+  await db.meta.put({ key: SYNC_ERROR_KEY, value: { message, at: Date.now() } satisfies SyncError });
+}
+
+export interface SyncHealth {
+  /** When a page was last applied (ms since the epoch); null before the first pull on this device. */
+  lastSyncedAt: number | null;
+  error: SyncError | null;
+}
+
+export async function readSyncHealth(db: PortalDb): Promise<SyncHealth> {
+  const [last, error] = await db.meta.bulkGet([LAST_SYNC_KEY, SYNC_ERROR_KEY]);
+  const parsedError = SyncError.safeParse(error?.value);
+  return { lastSyncedAt: typeof last?.value === 'number' ? last.value : null, error: parsedError.success ? parsedError.data : null };
 }
 
 /**

@@ -5,11 +5,13 @@ import { useState } from 'react';
 import { promptInstall, useOnline, usePwa } from '../../lib/pwa.ts';
 import { useReplica } from '../../lib/replica.ts';
 import { OutboxList } from './outbox-list.tsx';
+import { SyncHealthStatus } from './sync-health.tsx';
 import { iconSize } from '../../components/theme-tokens.ts';
 
 /**
- * The toolbar's status corner: an offline badge, the outbox button (count of unsent and failed
- * commands, opening the outbox panel) and the install button where the browser offers one.
+ * The toolbar's status corner: the sync's health (last synced, or can't sync with Retry), an offline badge,
+ * the outbox button (count of unsent and failed commands, opening the outbox panel) and the install button
+ * where the browser offers one.
  */
 export function OfflineIndicator() {
   const online = useOnline();
@@ -23,6 +25,7 @@ export function OfflineIndicator() {
 
   return (
     <HStack gap="1">
+      <SyncHealthStatus db={db} online={online} />
       {!online && (
         <Badge colorPalette="orange" variant="solid" size="md" role="status" aria-live="polite">
           <CloudOff size={14} aria-hidden="true" />
