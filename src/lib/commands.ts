@@ -156,9 +156,12 @@ export async function queueContactReply(db: PortalDb, threadId: string, subject:
 
 export async function queueInitialForm(db: PortalDb, uid: string, form: InitialFormFields): Promise<string> {
   const id = crypto.randomUUID();
+  // What the profile said before, read when the command is written: Discard puts it back.
+  const before = await db.profile.get(uid);
+  const revert = { filledInitialForm: before?.filledInitialForm ?? false, initialForm: before?.initialForm ?? null };
   await enqueue(
     db,
-    { id, kind: 'initialForm', label: 'Initial form', method: 'PUT', path: '/user/initial-form', json: { initialForm: form }, target: { table: 'profile', id: uid } },
+    { id, kind: 'initialForm', label: 'Initial form', method: 'PUT', path: '/user/initial-form', json: { initialForm: form }, target: { table: 'profile', id: uid }, revert },
     () => db.profile.update(uid, { filledInitialForm: true, initialForm: form }),
   );
   return id;

@@ -56,6 +56,11 @@ export interface OutboxCommand {
    * none: the page shows them from the outbox, and `id` is the client file they belong to.
    */
   target: { table: 'requests' | 'refunds' | 'contactRequests' | 'contactReplies' | 'profile' | 'staffClients'; id: string };
+  /**
+   * What the optimistic write changed on a row that existed before it (the profile, for the initial
+   * form): Discard puts these fields back, so it is a true undo. New rows need none: Discard deletes them.
+   */
+  revert?: Record<string, unknown>;
 }
 
 /** A page of the staff workspace kept for offline reading: the server's answer as it was last fetched or fed. */

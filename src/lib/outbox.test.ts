@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type OutboxCommand, PortalDb } from './db.ts';
-import { type SenderDeps, backoff, enqueue, sendNext } from './outbox.ts';
+import { tools } from '../../domain/tools.ts';
+import { queueContact as queueContactCommand, queueContactReply, queueInitialForm, queuePurchase, queueRefund } from './commands.ts';
+import { type SenderDeps, backoff, discardCommand, enqueue, sendNext } from './outbox.ts';
+import { queueStaffNote, queueStaffReply } from './staff-commands.ts';
 
 const okSchema = z.object({ id: z.string(), subject: z.string(), message: z.string(), createdAt: z.string(), status: z.enum(['open', 'closed']).default('open') });
 
@@ -158,5 +161,64 @@ describe('backoff', () => {
     expect(backoff(0, () => 1)).toBe(1000);
     expect(backoff(3, () => 1)).toBe(8000);
     expect(backoff(20, () => 1)).toBe(60_000);
+  });
+});
+
+describe('discard', () => {
+  let db: PortalDb;
+  beforeEach(async () => {
+    db = new PortalDb(`test-${Math.random()}`);
+    await db.open();
+    await db.profile.put({
+      uid: 'u1',
+      email: 'a@b.test',
+      firstName: null,
+      lastName: null,
+      isClient: true,
+      isAdmin: false,
+      isStaff: true,
+      filledInitialForm: false,
+      initialForm: null,
+      activityStatus: 'ACTIVE',
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
+  });
+  afterEach(async () => {
+    db.close();
+    await db.delete();
+  });
+
+  const seqOf = async (id: string) => (await db.outbox.where('id').equals(id).first())?.seq ?? -1;
+  const form = { moneyLost: 100, lastFundsTransfer: Date.UTC(2026, 0, 1), fraudType: 'CRYPTO' as const, fraudUrl: 'https://x.example', name: 'A' };
+
+  it('undoes what each kind of command wrote, and only that', async () => {
+    const tool = tools.find((t) => !t.isFormData) ?? tools[0];
+    const ids = {
+      purchase: await queuePurchase(db, tool, {}, {}),
+      refund: await queueRefund(db, { tool: 'TRACK_MASTER', processId: 'r1', refundRequestType: 'FULL', reason: 'why' }, 'Track Master'),
+      contact: await queueContactCommand(db, 'Subject', 'Message'),
+      contactReply: await queueContactReply(db, 't1', 'Subject', 'Reply'),
+      initialForm: await queueInitialForm(db, 'u1', form),
+      staffReply: await queueStaffReply(db, 'c1', 't1', 'Subject', 'Reply'),
+      staffNote: await queueStaffNote(db, 'c1', 'Note'),
+    } satisfies Record<OutboxCommand['kind'], string>;
+    expect((await db.profile.get('u1'))?.filledInitialForm).toBe(true);
+
+    for (const id of Object.values(ids)) await discardCommand(db, await seqOf(id));
+
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.requests.get(ids.purchase)).toBeUndefined();
+    expect(await db.refunds.get(ids.refund)).toBeUndefined();
+    expect(await db.contactRequests.get(ids.contact)).toBeUndefined();
+    expect(await db.contactReplies.get(ids.contactReply)).toBeUndefined();
+    // The initial form can be filled again: the banner and /initial-form come back.
+    expect(await db.profile.get('u1')).toMatchObject({ filledInitialForm: false, initialForm: null, isStaff: true });
+  });
+
+  it('keeps the profile as a pull left it when another initial form still waits', async () => {
+    const first = await queueInitialForm(db, 'u1', form);
+    await queueInitialForm(db, 'u1', { ...form, name: 'B' });
+    await discardCommand(db, await seqOf(first));
+    expect((await db.profile.get('u1'))?.initialForm).toMatchObject({ name: 'B' });
   });
 });

@@ -389,10 +389,25 @@ export async function discardCommand(db: PortalDb, seq: number): Promise<void> {
   await db.transaction('rw', commandTables(db), async () => {
     const command = await db.outbox.get(seq);
     if (!command) return;
-    // A profile or a staff client file is not the command's own row: only the command goes.
-    if (command.target.table !== 'profile' && command.target.table !== 'staffClients') await db.table(command.target.table).delete(command.target.id);
+    await undoOptimisticWrite(db, command);
     await db.outbox.delete(seq);
   });
+}
+
+/**
+ * Discard's undo: a row the command created goes; a row it changed (the profile) gets its fields back.
+ * A staff reply or note wrote nothing but the command. Fields a pull brought since are kept: only
+ * those the command set are put back, and only when no other command of the same kind still waits.
+ */
+async function undoOptimisticWrite(db: PortalDb, command: OutboxCommand): Promise<void> {
+  const { table, id } = command.target;
+  if (table === 'staffClients') return;
+  if (table !== 'profile') {
+    await db.table(table).delete(id);
+    return;
+  }
+  const later = await db.outbox.filter((c) => c.kind === command.kind && c.seq !== command.seq).count();
+  if (command.revert && later === 0) await db.profile.update(id, command.revert);
 }
 
 /** Edit of a failed command: new payload, same optimistic row, back in the queue with a new key. */
