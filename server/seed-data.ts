@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { RequestStatus } from '../domain/enums.ts';
 import { detailKey, tools, type ToolDefinition, type ToolId } from '../domain/tools.ts';
 import type { Db } from './db/client.ts';
@@ -212,6 +211,19 @@ export async function seedClientData(db: Db, uid: string, storage: Storage): Pro
       }
       const paid = payments.reduce((sum, p) => sum + p.amount, 0);
 
+      // The final report is stored first and goes in with the request: an UPDATE afterwards would move
+      // updated_at to the seed's own time (the database sets it on every update, migrations/0007).
+      const finalFileId = plan.finalFile
+        ? await storePdf({
+            kind: 'final',
+            requestId,
+            name: `${tool.header} final report.pdf`,
+            title: `${tool.header}: final report`,
+            createdAt: at(daysAgo - 20),
+            lines: [`Request: ${requestId}`, 'Summary of findings and recommended next steps.', 'Prepared by the investigations team.'],
+          })
+        : null;
+
       await db.insert(productRequests).values({
         id: requestId,
         userId: uid,
@@ -222,6 +234,7 @@ export async function seedClientData(db: Db, uid: string, storage: Storage): Pro
         totalAmount: total,
         paid,
         requestDetails,
+        finalFileId,
         createdAt,
         updatedAt: at(Math.max(1, daysAgo - 12)),
       });
@@ -252,18 +265,6 @@ export async function seedClientData(db: Db, uid: string, storage: Storage): Pro
           invoiceUrl: invoiceFileId,
           createdAt: dealCreated,
         });
-      }
-
-      if (plan.finalFile) {
-        const finalFileId = await storePdf({
-          kind: 'final',
-          requestId,
-          name: `${tool.header} final report.pdf`,
-          title: `${tool.header}: final report`,
-          createdAt: at(daysAgo - 20),
-          lines: [`Request: ${requestId}`, 'Summary of findings and recommended next steps.', 'Prepared by the investigations team.'],
-        });
-        await db.update(productRequests).set({ finalFileId }).where(eq(productRequests.id, requestId));
       }
 
       // Track Master: visits on the fully paid Done request and on the partly paid In Progress one.

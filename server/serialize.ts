@@ -4,8 +4,18 @@ import type { deals, files, productRequests, refunds, users, visits } from './db
 import { toUserFile } from './serialize-messages.ts';
 import { INVOICE_LINK_TTL_MS, type SignedLinks } from './signed-links.ts';
 
-/** Row → API shape. Kept in one place so the REST answers and the sync feed can never disagree. */
-export function toProfile(row: typeof users.$inferSelect): Profile {
+/**
+ * Row → API shape. Kept in one place so the REST answers and the sync feed can never disagree.
+ *
+ * `activityStatus` is not in the users row: presence lives in user_presence (schema.ts userPresence),
+ * outside the sync sequence, so a tab shown or hidden neither takes the change_seq lock nor re-sends the
+ * profile. Pass `presence`, the user_presence.status read next to the row: GET /api/user and the staff
+ * client file do, so what they answer is the stored presence. A caller that did not read it gets
+ * IN_ACTIVE, the same as a user who never reported. Profile keeps the field (the staff client page
+ * shows it), and a copy sent by a feed is only as fresh as the last change of the users row: presence
+ * changes alone do not re-send it (docs/api.md, "Presence").
+ */
+export function toProfile(row: typeof users.$inferSelect, presence?: string | null): Profile {
   return {
     uid: row.uid,
     email: row.email,
@@ -16,7 +26,7 @@ export function toProfile(row: typeof users.$inferSelect): Profile {
     isStaff: row.isStaff || row.isAdmin,
     filledInitialForm: row.filledInitialForm,
     initialForm: (row.initialForm as Profile['initialForm']) ?? null,
-    activityStatus: row.activityStatus === 'ACTIVE' ? 'ACTIVE' : 'IN_ACTIVE',
+    activityStatus: presence === 'ACTIVE' ? 'ACTIVE' : 'IN_ACTIVE',
     createdAt: new Date(row.createdAt).toISOString(),
   };
 }
@@ -140,8 +150,9 @@ export function toStaffFile(row: typeof files.$inferSelect): StaffFile {
   return { ...toUserFile(row), field: row.field };
 }
 
-export function toStaffClient(row: typeof users.$inferSelect): StaffClient {
-  return { ...toProfile(row), phone: row.phone, country: row.country, version: row.version };
+/** `presence`: user_presence.status, as for toProfile. */
+export function toStaffClient(row: typeof users.$inferSelect, presence?: string | null): StaffClient {
+  return { ...toProfile(row, presence), phone: row.phone, country: row.country, version: row.version };
 }
 
 export function clientName(row: Pick<typeof users.$inferSelect, 'firstName' | 'lastName' | 'email'>): string {

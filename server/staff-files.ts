@@ -3,7 +3,7 @@ import { allowedActions } from '../domain/lifecycle.ts';
 import { type ClientFile, queueTabs, queueTabStatus, type QueueTab, type RequestFile, type RequestTab, type StaffThread } from '../domain/staff.ts';
 import { clientHistory, requestHistory } from './audit.ts';
 import type { Db } from './db/client.ts';
-import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, users } from './db/schema.ts';
+import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, userPresence, users } from './db/schema.ts';
 import { notFound } from './errors.ts';
 import { toNotification, toStaffNote, toStaffThread, toUserFile } from './serialize-messages.ts';
 import { clientName, toStaffClient, toStaffDeal, toStaffFile, toStaffRefund, toStaffRequest } from './serialize.ts';
@@ -55,8 +55,14 @@ function requestTabCount(tab: RequestTab): SQL {
 }
 
 export async function clientFile(db: Db, links: SignedLinks, uid: string): Promise<ClientFile> {
-  const [user] = await db.select().from(users).where(eq(users.uid, uid));
-  if (!user) throw notFound(`Client ${uid} not found`);
+  // Presence is kept beside the users row (schema.ts userPresence); the staff page shows it with the profile.
+  const [found] = await db
+    .select({ user: users, presence: userPresence.status })
+    .from(users)
+    .leftJoin(userPresence, eq(userPresence.uid, users.uid))
+    .where(eq(users.uid, uid));
+  if (!found) throw notFound(`Client ${uid} not found`);
+  const { user } = found;
   const [requestRows, fileRows, dealRows, refundRows, threads, notificationRows, noteRows, history] = await Promise.all([
     db.select().from(productRequests).where(eq(productRequests.userId, uid)).orderBy(desc(productRequests.createdAt), desc(productRequests.id)),
     db.select().from(files).where(and(eq(files.userId, uid), inArray(files.kind, ['attachment', 'general']))).orderBy(desc(files.createdAt), desc(files.id)),
@@ -71,7 +77,7 @@ export async function clientFile(db: Db, links: SignedLinks, uid: string): Promi
   // A refund's request is one of the client's, already read: its `paid` needs no second query.
   const paidOf = new Map(requestRows.map((r) => [r.id, r.paid]));
   return {
-    client: toStaffClient(user),
+    client: toStaffClient(user, found.presence),
     requests: requestRows.map(toStaffRequest),
     evidence: fileRows.flatMap((f) => (f.kind === 'attachment' && f.requestId !== null ? [{ ...toStaffFile(f), requestId: f.requestId }] : [])),
     deals: dealRows.map((d) => toStaffDeal(d, links)),

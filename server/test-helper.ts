@@ -90,13 +90,31 @@ export async function createTestApp(opts: { backend?: Backend; maxUploadBytes?: 
 }
 
 export async function signUp(emulatorHost: string, email: string, password: string): Promise<{ idToken: string; localId: string }> {
-  const res = await fetch(`http://${emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=fake-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  });
+  const call = (method: 'signUp' | 'signInWithPassword') =>
+    fetch(`http://${emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=fake-api-key`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password, returnSecureToken: true }),
+    });
+  let res: Response | undefined;
+  for (let attempt = 1; !res; attempt++) {
+    try {
+      res = await call('signUp');
+    } catch (err) {
+      // On a loaded machine the emulator may close a kept-alive connection just as it is reused
+      // ("other side closed"): the call never arrived, so it is sent again on a new connection.
+      if (attempt >= 3 || !isDroppedConnection(err)) throw err;
+    }
+  }
+  // A retried sign-up whose first attempt did arrive finds the account made: sign in to it instead.
+  if (!res.ok && (await res.clone().text()).includes('EMAIL_EXISTS')) res = await call('signInWithPassword');
   if (!res.ok) throw new Error(`emulator sign-up failed: ${res.status} ${await res.text()}`);
   return (await res.json()) as { idToken: string; localId: string };
+}
+
+function isDroppedConnection(err: unknown): boolean {
+  const code = (err as { cause?: { code?: string } } | null)?.cause?.code;
+  return err instanceof TypeError && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET');
 }
 
 /** A new, empty database on the throwaway PostgreSQL server, so test files can run in parallel. */

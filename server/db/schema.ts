@@ -1,5 +1,7 @@
-import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, integer } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
+import { type AnyPgColumn, bigint, bigserial, boolean, check, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, integer } from 'drizzle-orm/pg-core';
+import { activityStatuses, refundTypes, requestStatuses } from '../../domain/enums.ts';
+import { toolNamesBackend } from '../../domain/tools.ts';
 
 /**
  * Every row a user can see carries `seq`, set by a trigger from one sequence under a transaction-level
@@ -8,6 +10,15 @@ import { bigint, bigserial, boolean, check, doublePrecision, index, jsonb, pgTab
  */
 const seq = () => bigint('seq', { mode: 'number' }).notNull().default(0);
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow();
+
+/**
+ * `column IN (…)` over a closed list from domain/: the database refuses a value the app does not know,
+ * so a bad row can never reach a client's replica. The list is written from the domain constants, so
+ * adding a status or a tool there changes this schema and `drizzle-kit generate` writes the migration
+ * that widens the constraint (server/db/constraints.test.ts inserts every value to prove they agree).
+ */
+const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
+  sql`${column} IN (${sql.raw(values.map((v) => `'${v.replaceAll("'", "''")}'`).join(', '))})`;
 
 export const users = pgTable(
   'users',
@@ -24,14 +35,33 @@ export const users = pgTable(
     isStaff: boolean('is_staff').notNull().default(false),
     filledInitialForm: boolean('filled_initial_form').notNull().default(false),
     initialForm: jsonb('initial_form'),
-    activityStatus: text('activity_status').notNull().default('IN_ACTIVE'),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'string' }),
     /** Bumped by every change staff may act on (approval, role, initial form): a staff write made from an older version is 409. */
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     seq: seq(),
   },
   (t) => [index('users_leads_queue').on(t.isClient, t.createdAt, t.uid)],
+);
+
+/**
+ * Whether the user's app is open (PATCH /api/user/active-status, sent on every tab shown or hidden).
+ * Kept apart from `users` on purpose: no seq trigger, so a presence write takes neither the global
+ * change_seq advisory lock nor re-sends the profile to the user's devices and the staff feed. A user
+ * without a row has never reported and reads as IN_ACTIVE (the old column default).
+ */
+export const userPresence = pgTable(
+  'user_presence',
+  {
+    uid: text('uid')
+      .primaryKey()
+      .references(() => users.uid),
+    status: text('status').notNull(),
+    /** The last report of either status: the last time the user's app was heard from. */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    /** When `status` last changed (a repeated report of the same status leaves it): "active since", "away since". */
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+  },
+  (t) => [check('user_presence_status_check', oneOf(t.status, activityStatuses))],
 );
 
 export const productRequests = pgTable(
@@ -61,6 +91,7 @@ export const productRequests = pgTable(
     /** Bumped by every staff write: a write made from an older version is 409 (no lost updates). */
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
+    /** Moved by the database on every UPDATE (trigger in migrations/0007): the client keeps the newer copy by it. */
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
     seq: seq(),
   },
@@ -70,6 +101,8 @@ export const productRequests = pgTable(
     index('product_requests_queue').on(t.status, t.createdAt, t.id),
     // One row per command: a rerun of the same Idempotency-Key finds the first row instead of adding one.
     uniqueIndex('product_requests_client_key').on(t.userId, t.clientKey).where(sql`client_key IS NOT NULL`),
+    check('product_requests_status_check', oneOf(t.status, requestStatuses)),
+    check('product_requests_type_check', oneOf(t.productRequestType, toolNamesBackend)),
   ],
 );
 
@@ -95,7 +128,7 @@ export const deals = pgTable(
     createdAt: createdAt(),
     seq: seq(),
   },
-  (t) => [index('deals_user_seq').on(t.userId, t.seq)],
+  (t) => [index('deals_user_seq').on(t.userId, t.seq), check('deals_type_check', oneOf(t.productRequestType, toolNamesBackend))],
 );
 
 export const visits = pgTable(
@@ -160,6 +193,8 @@ export const refunds = pgTable(
     uniqueIndex('refunds_one_undecided').on(t.requestId).where(sql`status = 'requested'`),
     uniqueIndex('refunds_client_key').on(t.userId, t.clientKey).where(sql`client_key IS NOT NULL`),
     check('refunds_status_check', sql`${t.status} IN ('requested', 'approved', 'declined')`),
+    check('refunds_tool_check', oneOf(t.tool, toolNamesBackend)),
+    check('refunds_type_check', oneOf(t.refundRequestType, refundTypes)),
   ],
 );
 

@@ -21,7 +21,7 @@ import {
 import { findTool, toolByBackendName } from '../../domain/tools.ts';
 import { type AuditRecord, writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
-import { deals, files, notifications, productRequests, users } from '../db/schema.ts';
+import { deals, files, notifications, productRequests, userPresence, users } from '../db/schema.ts';
 import { conflict, HttpError, notFound } from '../errors.ts';
 import { renderInvoicePdf } from '../invoices.ts';
 import { clientName, isFullyPaid, toStaffClient, toStaffDeal, toStaffRequest } from '../serialize.ts';
@@ -192,7 +192,7 @@ export async function staffActionRoutes(app: FastifyInstance) {
       const { uid } = request.params;
       const row = await app.db.transaction(async (tx) => approveClient(tx, await lockUser(tx, uid), request.body.version, actorOf(request)));
       await app.events.poke(row.uid);
-      return { data: toStaffClient(row) };
+      return { data: toStaffClient(row, row.presence) };
     },
   );
 
@@ -212,7 +212,7 @@ export async function staffActionRoutes(app: FastifyInstance) {
       const { uid } = request.params;
       const row = await app.db.transaction(async (tx) => setStaffRole(tx, await lockUser(tx, uid), request.body, actorOf(request)));
       await app.events.poke(row.uid);
-      return { data: toStaffClient(row) };
+      return { data: toStaffClient(row, row.presence) };
     },
   );
 }
@@ -231,10 +231,18 @@ async function lockRequest(tx: Db, requestId: string): Promise<RequestRow> {
   return row;
 }
 
-async function lockUser(tx: Db, uid: string): Promise<UserRow> {
-  const [row] = await tx.select().from(users).where(eq(users.uid, uid)).for('update');
-  if (!row) throw notFound(`User ${uid} not found`);
-  return row;
+/** A user row as staff writes read it: with their presence, so every answer and 409 shows the stored one. */
+type LockedUser = UserRow & { presence: string | null };
+
+async function lockUser(tx: Db, uid: string): Promise<LockedUser> {
+  const [found] = await tx
+    .select({ user: users, presence: userPresence.status })
+    .from(users)
+    .leftJoin(userPresence, eq(userPresence.uid, users.uid))
+    .where(eq(users.uid, uid))
+    .for('update', { of: users });
+  if (!found) throw notFound(`User ${uid} not found`);
+  return { ...found.user, presence: found.presence };
 }
 
 /** Money is stored in dollars as doubles; every comparison and sum is done in whole cents. */
@@ -270,9 +278,9 @@ function checkRequestVersion(row: RequestRow, version: number): void {
   });
 }
 
-function checkUserVersion(row: UserRow, version: number): void {
+function checkUserVersion(row: LockedUser, version: number): void {
   if (version === row.version) return;
-  throw conflict('VERSION_CONFLICT', 'Someone else changed this user since you opened them. Look again, then retry.', { current: toStaffClient(row) });
+  throw conflict('VERSION_CONFLICT', 'Someone else changed this user since you opened them. Look again, then retry.', { current: toStaffClient(row, row.presence) });
 }
 
 const validation = (message: string) => new HttpError(400, 'VALIDATION_FAILED', message);
@@ -305,7 +313,7 @@ async function transition(tx: Db, row: RequestRow, body: TransitionBody, actor: 
   const change = transitionChange(move.action, row, body, state);
   const [updated] = await tx
     .update(productRequests)
-    .set({ ...change.set, status: body.to, version: row.version + 1, updatedAt: sql`now()` })
+    .set({ ...change.set, status: body.to, version: row.version + 1 })
     .where(eq(productRequests.id, row.id))
     .returning();
   await writeAudit(tx, {
@@ -373,7 +381,7 @@ async function markContractSigned(tx: Db, row: RequestRow, version: number, acto
   if (blocked) throw notAllowed('ACTION_NOT_ALLOWED', blocked, state);
   const [updated] = await tx
     .update(productRequests)
-    .set({ contractSigned: true, version: row.version + 1, updatedAt: sql`now()` })
+    .set({ contractSigned: true, version: row.version + 1 })
     .where(eq(productRequests.id, row.id))
     .returning();
   await writeAudit(tx, {
@@ -441,7 +449,7 @@ async function recordPayment(tx: Db, row: RequestRow, body: PaymentBody, actor: 
   const paidAfter = await paidCentsOf(tx, row.id);
   const [updated] = await tx
     .update(productRequests)
-    .set({ paid: toDollars(paidAfter), version: row.version + 1, updatedAt: sql`now()` })
+    .set({ paid: toDollars(paidAfter), version: row.version + 1 })
     .where(eq(productRequests.id, row.id))
     .returning();
   await writeAudit(tx, {
@@ -536,7 +544,7 @@ async function deliverFinalFile(tx: Db, row: RequestRow, version: number, actor:
   // The previous final file's row stays: the request page lists every delivery.
   const [updated] = await tx
     .update(productRequests)
-    .set({ finalFileId: file.id, version: row.version + 1, updatedAt: sql`now()` })
+    .set({ finalFileId: file.id, version: row.version + 1 })
     .where(eq(productRequests.id, row.id))
     .returning();
   await writeAudit(tx, {
@@ -554,8 +562,8 @@ async function deliverFinalFile(tx: Db, row: RequestRow, version: number, actor:
 
 // ---- approval and roles ----
 
-async function approveClient(tx: Db, row: UserRow, version: number, actor: Actor): Promise<UserRow> {
-  if (row.isClient) throw conflict('ALREADY_APPROVED', `${row.email} is already an approved client.`, { current: toStaffClient(row) });
+async function approveClient(tx: Db, row: LockedUser, version: number, actor: Actor): Promise<LockedUser> {
+  if (row.isClient) throw conflict('ALREADY_APPROVED', `${row.email} is already an approved client.`, { current: toStaffClient(row, row.presence) });
   checkUserVersion(row, version);
   const [updated] = await tx
     .update(users)
@@ -572,10 +580,10 @@ async function approveClient(tx: Db, row: UserRow, version: number, actor: Actor
     after: { isClient: true },
   });
   await notifyUser(tx, row.uid, 'Your account has been approved. You can now order our services.');
-  return updated;
+  return { ...updated, presence: row.presence };
 }
 
-async function setStaffRole(tx: Db, row: UserRow, body: z.infer<typeof RoleBody>, actor: Actor): Promise<UserRow> {
+async function setStaffRole(tx: Db, row: LockedUser, body: z.infer<typeof RoleBody>, actor: Actor): Promise<LockedUser> {
   // An admin is staff whatever is_staff says, so revoking one would change nothing and mislead.
   if (!body.staff && row.uid === actor.uid) throw conflict('CANNOT_REVOKE_SELF', 'You cannot remove your own staff role. Ask another admin.');
   if (!body.staff && row.isAdmin) throw conflict('ADMIN_IS_STAFF', `${row.email} is an admin, and admins are always staff. Their staff role cannot be removed here.`);
@@ -594,5 +602,5 @@ async function setStaffRole(tx: Db, row: UserRow, body: z.infer<typeof RoleBody>
     before: { isStaff: row.isStaff },
     after: { isStaff: body.staff },
   });
-  return updated;
+  return { ...updated, presence: row.presence };
 }

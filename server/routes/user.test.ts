@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../db/schema.ts';
+import { userPresence, users } from '../db/schema.ts';
 import { backends, createTestApp, emulatorHost, postgresSkipReason, signUp, type TestApp, type TestUser } from '../test-helper.ts';
 
 const skip = postgresSkipReason();
@@ -44,6 +44,7 @@ describe.each(backends())('user routes (%s)', (backend) => {
   });
 
   const rowOf = async (uid: string) => (await t.services.db.select().from(users).where(eq(users.uid, uid)))[0];
+  const presenceOf = async (uid: string) => (await t.services.db.select().from(userPresence).where(eq(userPresence.uid, uid)))[0];
 
   describe('authentication', () => {
     const badHeaders: [string, Record<string, string>][] = [
@@ -193,13 +194,15 @@ describe.each(backends())('user routes (%s)', (backend) => {
 
     it('A’s initial form and status change A’s row only', async () => {
       const bobBefore = await rowOf(bob.uid);
+      const bobPresenceBefore = await presenceOf(bob.uid);
       const form = await t.app.inject({ method: 'PUT', url: `/api/user/initial-form?uid=${bob.uid}`, headers: alice.headers, payload: validForm('Alice Isolated') });
       expect(form.statusCode).toBe(201);
       expect(form.json().data.uid).toBe(alice.uid);
       const status = await t.app.inject({ method: 'PATCH', url: '/api/user/active-status', headers: alice.headers, payload: { status: 'ACTIVE' } });
       expect(status.statusCode).toBe(200);
-      expect((await rowOf(alice.uid)).activityStatus).toBe('ACTIVE');
+      expect((await presenceOf(alice.uid)).status).toBe('ACTIVE');
       expect(await rowOf(bob.uid)).toEqual(bobBefore);
+      expect(await presenceOf(bob.uid)).toEqual(bobPresenceBefore);
     });
 
     it('a uid in the body is refused, not used', async () => {
@@ -239,7 +242,8 @@ describe.each(backends())('user routes (%s)', (backend) => {
       const { idToken, localId } = await signUp(emulator, `w-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@test.example`, 'Secret#123');
       const res = await t.app.inject({ method: 'PATCH', url: '/api/user/active-status', headers: { authorization: `Bearer ${idToken}` }, payload: { status: 'ACTIVE' } });
       expect(res.statusCode).toBe(200);
-      expect(await rowOf(localId)).toMatchObject({ isClient: false, filledInitialForm: false, activityStatus: 'ACTIVE' });
+      expect(await rowOf(localId)).toMatchObject({ isClient: false, filledInitialForm: false });
+      expect(await presenceOf(localId)).toMatchObject({ status: 'ACTIVE' });
     });
 
     it('PUT /api/user/initial-form answers 201, sets filledInitialForm and the name', async () => {
@@ -264,8 +268,8 @@ describe.each(backends())('user routes (%s)', (backend) => {
         const res = await t.app.inject({ method: 'PATCH', url: '/api/user/active-status', headers: bob.headers, payload: { status } });
         expect(res.statusCode).toBe(200);
         expect(res.json()).toEqual({ data: { status } });
-        const row = await rowOf(bob.uid);
-        expect(row.activityStatus).toBe(status);
+        const row = await presenceOf(bob.uid);
+        expect(row.status).toBe(status);
         expect(row.lastSeenAt).not.toBeNull();
       }
     });
@@ -275,6 +279,65 @@ describe.each(backends())('user routes (%s)', (backend) => {
       expect((await t.app.inject({ method: 'GET', url: '/api/user', headers: dave.headers })).json().data.isClient).toBe(false);
       await t.services.db.update(users).set({ isClient: true }).where(eq(users.uid, dave.uid));
       expect((await t.app.inject({ method: 'GET', url: '/api/user', headers: dave.headers })).json().data.isClient).toBe(true);
+    });
+  });
+
+  describe('presence is kept outside the synced profile', () => {
+    const setStatus = (user: TestUser, status: 'ACTIVE' | 'IN_ACTIVE') =>
+      t.app.inject({ method: 'PATCH', url: '/api/user/active-status', headers: user.headers, payload: { status } });
+    const profileOf = async (user: TestUser) => (await t.app.inject({ method: 'GET', url: '/api/user', headers: user.headers })).json().data;
+    const pull = async (user: TestUser, cursor: string) => (await t.app.inject({ method: 'GET', url: `/api/sync?cursor=${cursor}`, headers: user.headers })).json().data;
+
+    it('a user who never reported reads as IN_ACTIVE', async () => {
+      const erin = await t.user();
+      expect(await presenceOf(erin.uid)).toBeUndefined();
+      expect((await profileOf(erin)).activityStatus).toBe('IN_ACTIVE');
+    });
+
+    it('a presence PATCH leaves the users row and its seq alone, and GET /api/user shows the new status', async () => {
+      const frank = await t.user();
+      const before = await rowOf(frank.uid);
+      // Everything of Frank's so far, so the next pull starts after it.
+      const { cursor } = await pull(frank, '0');
+      for (const status of ['ACTIVE', 'IN_ACTIVE', 'ACTIVE'] as const) {
+        expect((await setStatus(frank, status)).statusCode).toBe(200);
+        expect((await profileOf(frank)).activityStatus).toBe(status);
+      }
+      // Not renumbered: no change_seq lock taken, and the feed has nothing new to send.
+      expect(await rowOf(frank.uid)).toEqual(before);
+      expect(await pull(frank, cursor)).toMatchObject({ cursor, profile: null, hasMore: false });
+    });
+
+    it('updated_at says since when the status holds; last_seen_at moves on every report', async () => {
+      const gina = await t.user();
+      await setStatus(gina, 'ACTIVE');
+      const first = await presenceOf(gina.uid);
+      await setStatus(gina, 'ACTIVE');
+      const repeated = await presenceOf(gina.uid);
+      expect(repeated.updatedAt).toBe(first.updatedAt);
+      expect(Date.parse(repeated.lastSeenAt)).toBeGreaterThanOrEqual(Date.parse(first.lastSeenAt));
+      await setStatus(gina, 'IN_ACTIVE');
+      const changed = await presenceOf(gina.uid);
+      expect(changed.status).toBe('IN_ACTIVE');
+      expect(changed.updatedAt).not.toBe(first.updatedAt);
+    });
+
+    it('the staff client file shows the presence', async () => {
+      const [staff, hank] = await Promise.all([t.user({ staff: true }), t.user({ client: true })]);
+      const file = async () => (await t.app.inject({ method: 'GET', url: `/api/staff/clients/${hank.uid}`, headers: staff.headers })).json().data;
+      expect((await file()).client.activityStatus).toBe('IN_ACTIVE');
+      await setStatus(hank, 'ACTIVE');
+      expect((await file()).client.activityStatus).toBe('ACTIVE');
+      await setStatus(hank, 'IN_ACTIVE');
+      expect((await file()).client.activityStatus).toBe('IN_ACTIVE');
+    });
+
+    it('PUT /api/user/initial-form answers the stored presence', async () => {
+      const ivy = await t.user();
+      await setStatus(ivy, 'ACTIVE');
+      const res = await t.app.inject({ method: 'PUT', url: '/api/user/initial-form', headers: ivy.headers, payload: validForm('Ivy Green') });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().data.activityStatus).toBe('ACTIVE');
     });
   });
 });

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ActiveStatusBody, InitialFormBody, Profile } from '../../domain/schemas.ts';
-import { users } from '../db/schema.ts';
+import type { Db } from '../db/client.ts';
+import { userPresence, users } from '../db/schema.ts';
 import { HttpError } from '../errors.ts';
 import { toProfile } from '../serialize.ts';
 
@@ -14,8 +15,13 @@ export async function userRoutes(app: FastifyInstance) {
   const auth = { onRequest: app.authenticate };
 
   api.get('/user', { ...auth, schema: { response: { 200: ProfileEnvelope } } }, async (request) => {
-    const [row] = await app.db.select().from(users).where(eq(users.uid, request.user.uid));
-    return { data: toProfile(row) };
+    // The authenticate hook made the row if it was missing; presence is beside it, absent until the first report.
+    const [row] = await app.db
+      .select({ user: users, presence: userPresence.status })
+      .from(users)
+      .leftJoin(userPresence, eq(userPresence.uid, users.uid))
+      .where(eq(users.uid, request.user.uid));
+    return { data: toProfile(row.user, row.presence) };
   });
 
   api.put('/user/initial-form', { ...auth, schema: { body: InitialFormBody, response: { 201: ProfileEnvelope } } }, async (request, reply) => {
@@ -36,18 +42,34 @@ export async function userRoutes(app: FastifyInstance) {
       .returning();
     if (!row) throw new HttpError(404, 'NOT_FOUND', 'Profile not found');
     await app.events.poke(row.uid);
-    return reply.status(201).send({ data: toProfile(row) });
+    return reply.status(201).send({ data: toProfile(row, await presenceOf(app.db, row.uid)) });
   });
 
   api.patch(
     '/user/active-status',
     { ...auth, schema: { body: ActiveStatusBody, response: { 200: z.object({ data: z.object({ status: ActiveStatusBody.shape.status }) }) } } },
     async (request) => {
+      // user_presence, not users: this is sent on every tab shown or hidden, and a users write would take
+      // the global change_seq lock and re-send the whole profile to every device (schema.ts userPresence).
+      // The authenticate hook has made the users row, so the foreign key holds even on a first call.
       await app.db
-        .update(users)
-        .set({ activityStatus: request.body.status, lastSeenAt: sql`now()` })
-        .where(eq(users.uid, request.user.uid));
+        .insert(userPresence)
+        .values({ uid: request.user.uid, status: request.body.status })
+        .onConflictDoUpdate({
+          target: userPresence.uid,
+          set: {
+            status: sql`excluded.status`,
+            lastSeenAt: sql`now()`,
+            // "Since when": a repeated report of the same status keeps the time it began.
+            updatedAt: sql`CASE WHEN ${userPresence.status} IS DISTINCT FROM excluded.status THEN now() ELSE ${userPresence.updatedAt} END`,
+          },
+        });
       return { data: { status: request.body.status } };
     },
   );
+}
+
+async function presenceOf(db: Db, uid: string): Promise<string | null> {
+  const [row] = await db.select({ status: userPresence.status }).from(userPresence).where(eq(userPresence.uid, uid));
+  return row?.status ?? null;
 }
