@@ -24,6 +24,13 @@ const Faults = z.strictObject({
 });
 type Faults = z.infer<typeof Faults>;
 
+/** How many faults of each kind this process has injected since it started (GET /api/__test/faults). */
+interface Injected {
+  fail5xx: number;
+  dropAfterCommit: number;
+  crashAfterCommit: number;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by faultsPlugin when this request's answer is to be lost after commit; acted on by dropAnswersPlugin. */
@@ -43,6 +50,7 @@ export const faultsPlugin = fp(
     // config.ts refuses TEST_FAULTS=1 in production; this refuses the plugin itself, whoever registers it.
     if (app.config.NODE_ENV === 'production') throw new Error('Fault injection is not allowed in production');
     let faults: Faults = Faults.parse({});
+    const injected: Injected = { fail5xx: 0, dropAfterCommit: 0, crashAfterCommit: 0 };
     const tokensNotBefore = new Map<string, number>();
     const affects = (method: string, url: string) => method !== 'GET' && url.startsWith(faults.pathPrefix) && !url.startsWith('/api/__test');
 
@@ -53,13 +61,21 @@ export const faultsPlugin = fp(
       if (!user || !affects(request.method, request.url)) return;
       const notBefore = tokensNotBefore.get(user.uid);
       if (notBefore !== undefined && request.tokenIssuedAt <= notBefore) throw new HttpError(401, 'TOKEN_EXPIRED', 'The identity token has expired');
-      if (Math.random() < faults.fail5xxRate) throw new HttpError(503, 'INJECTED', 'Injected failure before commit');
-      if (Math.random() < faults.dropAfterCommitRate) request.dropAnswer = true;
+      if (Math.random() < faults.fail5xxRate) {
+        injected.fail5xx++;
+        throw new HttpError(503, 'INJECTED', 'Injected failure before commit');
+      }
+      // dropAnswersPlugin always acts on the flag, so it is counted here.
+      if (Math.random() < faults.dropAfterCommitRate) {
+        request.dropAnswer = true;
+        injected.dropAfterCommit++;
+      }
       if (Math.random() < faults.crashAfterCommitRate) request.crashAfterCommit = true;
     });
     // What a process killed after commit leaves: whatever the handler committed, and no answer.
     app.addHook('onSend', async (request, _reply, payload) => {
       if (!request.crashAfterCommit) return payload;
+      injected.crashAfterCommit++;
       request.idempotencyClaim = null;
       cutConnection(request);
       return payload;
@@ -67,6 +83,7 @@ export const faultsPlugin = fp(
 
     testRoutes(app, {
       set: (next) => (faults = next),
+      get: () => ({ faults, injected: { ...injected } }),
       expireTokens: (uid) => tokensNotBefore.set(uid, Math.floor(Date.now() / 1000)),
     });
   },
@@ -92,6 +109,8 @@ function cutConnection(request: FastifyRequest) {
 
 interface FaultControls {
   set(faults: Faults): void;
+  /** The faults in force and the running totals of those injected (never reset: callers take differences). */
+  get(): { faults: Faults; injected: Injected };
   expireTokens(uid: string): void;
 }
 
@@ -102,6 +121,7 @@ function testRoutes(app: FastifyInstance, controls: FaultControls) {
     controls.set(request.body);
     return { data: request.body };
   });
+  api.get('/api/__test/faults', { schema: { hide: true } }, async () => ({ data: controls.get() }));
   api.post('/api/__test/expire-tokens', { schema: { hide: true, body: z.strictObject({ email: z.string() }) } }, async (request) => {
     const uid = await uidOf(db, request.body.email);
     controls.expireTokens(uid);
