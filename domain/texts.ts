@@ -37,6 +37,8 @@ export const texts = {
   goToDashboard: 'GO TO DASHBOARD',
   waitingToSend: 'Waiting to send',
   sentWhenOnline: 'You are offline. Your request is saved on this device and will be sent when the connection is back.',
+  /** Online, but the server has not answered within the short wait: the command is safe in the outbox. */
+  savedOnDevice: 'Saved on this device — will be sent when the connection is back.',
   needsConnection: 'This needs an internet connection. Please try again when you are back online.',
   newVersion: 'A new version is available',
   /** The client's second refund while one waits: the same words in the app and in the server's 409. */

@@ -102,13 +102,16 @@ describe('contact requests threads', () => {
     fireEvent.change(box, { target: { value: '  Any news on my case?  ' } });
     fireEvent.click(within(li).getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(within(li).getAllByTestId('contact-reply')).toHaveLength(3));
-    const [command] = await db.outbox.toArray();
+    const command = await waitFor(async () => (await db.outbox.toArray())[0] ?? Promise.reject(new Error('not queued yet')));
     expect(command).toMatchObject({ kind: 'contactReply', method: 'POST', path: '/contact/t1/replies', json: { reply: { message: 'Any news on my case?' } } });
     const mine = within(li).getAllByTestId('contact-reply')[2];
     expect(within(mine).getByText('You')).toBeTruthy();
     expect(within(mine).getByText('Any news on my case?')).toBeTruthy();
     expect(within(mine).getByText(texts.waitingToSend)).toBeTruthy();
     expect(within(li).getByTestId('reply-count').textContent).toBe('3 replies');
+    // Honest feedback waits for the server: no success text while the reply is only on the device.
+    expect(getUiState().messages.map((m) => m.message)).not.toContain(texts.messageSent);
+    await db.outbox.delete(command.seq!);
     await waitFor(() => expect((box as HTMLTextAreaElement).value).toBe(''));
     expect(getUiState().messages.map((m) => m.message)).toContain(texts.messageSent);
   });

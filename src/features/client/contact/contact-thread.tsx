@@ -9,7 +9,7 @@ import { iconSize } from '../../../components/theme-tokens.ts';
 import { queueContactReply } from '../../../lib/commands.ts';
 import type { LocalContactReply, LocalContactRequest } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';
-import { useQueuedCommand } from '../../../lib/use-queued-command.ts';
+import { isAccepted, useQueuedCommand } from '../../../lib/use-queued-command.ts';
 
 /** ReplyBody's bound, enforced by the textarea too so the user is stopped before queueing. */
 export const replyMax = 2000;
@@ -150,7 +150,8 @@ function ReplyForm({ thread }: { thread: LocalContactRequest }) {
     event.preventDefault();
     setTouched(true);
     if (error) return;
-    if (!(await queue(() => queueContactReply(db, thread.id, thread.subject, message.trim()), { sent: texts.messageSent }))) return;
+    // Refused by the server: the box keeps the text, so nothing the user wrote is lost from view.
+    if (!isAccepted(await queue(() => queueContactReply(db, thread.id, thread.subject, message.trim()), { sent: texts.messageSent }))) return;
     setMessage('');
     setTouched(false);
   }

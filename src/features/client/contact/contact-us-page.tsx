@@ -5,7 +5,7 @@ import { texts } from '../../../../domain/texts.ts';
 import { PageCard } from '../../../components/page-card.tsx';
 import { queueContact } from '../../../lib/commands.ts';
 import { useReplica } from '../../../lib/replica.ts';
-import { useQueuedCommand } from '../../../lib/use-queued-command.ts';
+import { isAccepted, useQueuedCommand } from '../../../lib/use-queued-command.ts';
 
 /** The server's bounds (ContactBody), enforced here too so the user is stopped before queueing. */
 export const subjectMax = 150;
@@ -23,7 +23,8 @@ export function ContactUsPage() {
     const s = subject.trim();
     const m = message.trim();
     if (!s || !m) return;
-    if (!(await queue(() => queueContact(db, s, m), { sent: texts.messageSent }))) return;
+    // Refused by the server: the form keeps the text, so nothing the user wrote is lost from view.
+    if (!isAccepted(await queue(() => queueContact(db, s, m), { sent: texts.messageSent }))) return;
     setSubject('');
     setMessage('');
   }

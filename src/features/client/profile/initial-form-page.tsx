@@ -8,7 +8,7 @@ import { texts } from '../../../../domain/texts.ts';
 import { PageCard } from '../../../components/page-card.tsx';
 import { queueInitialForm } from '../../../lib/commands.ts';
 import { displayName, useProfile, useReplica } from '../../../lib/replica.ts';
-import { useQueuedCommand } from '../../../lib/use-queued-command.ts';
+import { isAccepted, useQueuedCommand } from '../../../lib/use-queued-command.ts';
 
 type FieldKey = 'moneyLost' | 'lastFundsTransfer' | 'fraudType' | 'fraudUrl';
 type Errors = Partial<Record<FieldKey, string>>;
@@ -71,7 +71,8 @@ export function InitialFormPage() {
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     const write = () => queueInitialForm(db, db.uid, InitialFormFields.parse(payload));
-    if (await queue(write, { sent: texts.initialFormFilled, failed: texts.initialFormFailed })) await navigate({ to: '/' });
+    // Refused by the server: the user stays on the form with the server's words instead of being sent away.
+    if (isAccepted(await queue(write, { sent: texts.initialFormFilled, failed: texts.initialFormFailed }))) await navigate({ to: '/' });
   };
 
   return (

@@ -5,7 +5,7 @@ import { texts } from '../../../../domain/texts.ts';
 import { queueRefund } from '../../../lib/commands.ts';
 import type { LocalRequest } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';
-import { useQueuedCommand } from '../../../lib/use-queued-command.ts';
+import { isAccepted, useQueuedCommand } from '../../../lib/use-queued-command.ts';
 import { Popup } from '../../../components/popup.tsx';
 import { refundPendingText, undecidedRefund, useRequestRefunds } from './use-refunds.ts';
 import { toolOf } from './use-requests.ts';
@@ -69,7 +69,8 @@ function RefundForm({ request, onClose }: { request: LocalRequest; onClose(): vo
     if (reasonError || typeError || type === '') return;
     const refund = { tool: request.productRequestType, processId: request.id, refundRequestType: type, reason: reason.trim() };
     const toolName = toolOf(request)?.header ?? request.productRequestType;
-    if (await queue(() => queueRefund(db, refund, toolName), { sent: texts.refundSent })) onClose();
+    // Refused by the server: the dialog stays, so the user reads why (the outbox offers Edit and Discard).
+    if (isAccepted(await queue(() => queueRefund(db, refund, toolName), { sent: texts.refundSent }))) onClose();
   }
 
   return (

@@ -112,9 +112,13 @@ describe('refund dialog', () => {
     // The radio group takes the value a tick after the click.
     await waitFor(() => expect(screen.getByText('Full refund').closest('label')?.dataset.state).toBe('checked'));
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
-    await waitFor(() => expect(onClose).toHaveBeenCalledOnce());
-    const [command] = await db.outbox.toArray();
+    const command = await waitFor(async () => (await db.outbox.toArray())[0] ?? Promise.reject(new Error('not queued yet')));
     expect(command.json).toEqual({ refundRequest: { tool: 'BANK_DISPUTE', processId: 'a', refundRequestType: 'FULL', reason: 'Still nothing' } });
+    // Honest feedback waits for the server: the sender taking the command is what closes the dialog.
+    expect(onClose).not.toHaveBeenCalled();
+    await db.outbox.delete(command.seq!);
+    await waitFor(() => expect(onClose).toHaveBeenCalledOnce());
+    expect(getUiState().messages.map((m) => m.message)).toContain(texts.refundSent);
     expect(screen.queryByText(refundPendingText)).toBeNull();
   });
 });

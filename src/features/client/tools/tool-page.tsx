@@ -68,6 +68,8 @@ export function ToolPage({ tool, requests }: ToolPageProps) {
       const write = () => queuePurchase(db, tool, toSubmission(tool, draft.values), draft.files);
       const outcome = await queue(write, { sent: texts.requestSubmitted, failed: texts.tryAgainLater });
       if (!outcome) throw new Error('The request was not queued');
+      // Refused by the server (already said, with its words): the terms stay open, as after any failure.
+      if (outcome === 'failed') throw new Error('The request was refused');
       return outcome;
     },
     [db, tool, queue],
