@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { ActivityStatus, FraudType, RecordModule, RefundType, RequestStatus } from './enums.ts';
 import { ToolNameBackendSchema } from './tools.ts';
 
+// PostgreSQL text cannot hold a NUL character: refused here, as a 400 naming the field, not a failed insert.
 const trimmed = (name: string, max: number) =>
   z
     .string({ error: `${name} is required` })
     .trim()
     .min(1, `${name} is required`)
-    .max(max, `${name} must be at most ${max} characters`);
+    .max(max, `${name} must be at most ${max} characters`)
+    .refine((v) => !v.includes('\u0000'), `${name} must not contain a NUL character`);
 
 // ---- request bodies (the spec's payloads, validated on both sides) ----
 

@@ -131,7 +131,11 @@ export type RefundDecisionBody = z.infer<typeof RefundDecisionBody>;
 
 /** POST /api/staff/notes: an internal note on a client, or on one of their requests. Staff only, ever. */
 export const NoteBody = z.strictObject({
-  clientUid: z.string({ error: 'clientUid is required' }).min(1, 'clientUid is required').max(128, 'clientUid must be at most 128 characters'),
+  clientUid: z
+    .string({ error: 'clientUid is required' })
+    .min(1, 'clientUid is required')
+    .max(128, 'clientUid must be at most 128 characters')
+    .refine((v) => !v.includes('\u0000'), 'clientUid must not contain a NUL character'),
   requestId: z.uuid('requestId must be a request id').optional(),
   body: text('body', 4000),
 });

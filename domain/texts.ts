@@ -38,7 +38,8 @@ export const texts = {
   waitingToSend: 'Waiting to send',
   sentWhenOnline: 'You are offline. Your request is saved on this device and will be sent when the connection is back.',
   /** Online, but the server has not answered within the short wait: the command is safe in the outbox. */
-  savedOnDevice: 'Saved on this device — will be sent when the connection is back.',
+  /** Online, but no answer came in time (slow server, a retry after an error, a sign-in needed): true in every case. */
+  savedOnDevice: 'Saved on this device — it will be sent automatically. The outbox shows where it stands.',
   needsConnection: 'This needs an internet connection. Please try again when you are back online.',
   newVersion: 'A new version is available',
   /** The client's second refund while one waits: the same words in the app and in the server's 409. */

@@ -174,13 +174,15 @@ describe.each(backends())('contact (%s)', (backend) => {
       expect(Number(n.n)).toBe(1);
     });
 
-    it('refuses an empty or over-long message and unknown fields, naming the field', async () => {
+    it('refuses an empty, over-long or NUL-holding message and unknown fields, naming the field', async () => {
       const id = await newThread(alice);
       const cases: [unknown, RegExp][] = [
         [{ reply: { message: '   ' } }, /message/],
         [{ reply: { message: '' } }, /message/],
         [{ reply: {} }, /message/],
         [{ reply: { message: 'x'.repeat(2001) } }, /message/],
+        // PostgreSQL text cannot hold a NUL: a 400 naming the field, not a failed insert.
+        [{ reply: { message: 'a\u0000b' } }, /message/],
         [{ reply: { message: 'ok', author: 'staff' } }, /author/],
         [{ reply: { message: 'ok' }, threadId: id }, /threadId/],
         [{}, /reply/],

@@ -2,10 +2,10 @@ import { Box, Button, Popover, Portal, Stack, Text } from '@chakra-ui/react';
 import dayjs from 'dayjs';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { CloudAlert } from 'lucide-react';
-import { useState } from 'react';
-import { requestPull } from '../../lib/data-services.ts';
+import { pullEverything } from '../../lib/data-services.ts';
 import type { PortalDb } from '../../lib/db.ts';
 import { type SyncHealth, readSyncHealth } from '../../lib/sync.ts';
+import { useOneAtATime } from '../../lib/use-one-at-a-time.ts';
 
 /** "14:05" today, "03/02/2026 14:05" on another day: the spec's date format, with the time a pull needs. */
 export function formatSyncedAt(at: number, now: number = Date.now()): string {
@@ -16,7 +16,7 @@ export function formatSyncedAt(at: number, now: number = Date.now()): string {
 /** The replica's sync health from Dexie, so a failing background pull shows up here as soon as it is recorded. */
 export function SyncHealthStatus({ db, online }: { db: PortalDb; online: boolean }) {
   const health = useLiveQuery(() => readSyncHealth(db), [db]);
-  return <SyncHealthView health={health} online={online} onRetry={() => requestPull(db)} />;
+  return <SyncHealthView health={health} online={online} onRetry={() => pullEverything(db)} />;
 }
 
 /**
@@ -37,15 +37,9 @@ export function SyncHealthView({ health, online, onRetry }: { health: SyncHealth
 }
 
 function CantSync({ message, lastSynced, onRetry }: { message: string; lastSynced: string | null; onRetry(): Promise<unknown> }) {
-  const [retrying, setRetrying] = useState(false);
-  const retry = async () => {
-    setRetrying(true);
-    try {
-      await onRetry();
-    } finally {
-      setRetrying(false);
-    }
-  };
+  // One retry at a time, even on a double click within one frame.
+  const { running: retrying, once } = useOneAtATime();
+  const retry = () => once(onRetry);
   return (
     <Popover.Root positioning={{ placement: 'bottom-end' }} lazyMount unmountOnExit>
       <Popover.Trigger asChild>

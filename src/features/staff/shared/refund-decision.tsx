@@ -141,8 +141,8 @@ export function RefundDecision({ refund, refreshing, reload }: { refund: StaffRe
         onClose={() => setConfirming(null)}
       >
         {confirming?.decision === 'approve'
-          ? `${formatMoney(confirming.amount)} goes back to the client, who sees the refund as approved at once.`
-          : 'The client sees the refund as declined, with your reason, at once.'}
+          ? `This records the refund as approved for ${formatMoney(confirming.amount)} (the money itself is returned outside the portal). The client is notified.`
+          : 'This records the refund as declined, with your reason. The client is notified.'}
       </ConfirmPopup>
     </Stack>
   );
