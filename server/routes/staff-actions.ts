@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RequestStatus } from '../../domain/enums.ts';
@@ -19,18 +19,17 @@ import {
   Version,
 } from '../../domain/staff.ts';
 import { findTool, toolByBackendName } from '../../domain/tools.ts';
-import { type AuditRecord, writeAudit } from '../audit.ts';
+import { writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
-import { deals, files, notifications, productRequests, userPresence, users } from '../db/schema.ts';
+import { deals, files, productRequests, userPresence, users } from '../db/schema.ts';
 import { conflict, HttpError, notFound } from '../errors.ts';
 import { renderInvoicePdf } from '../invoices.ts';
 import { clientName, isFullyPaid, toStaffClient, toStaffDeal, toStaffRequest } from '../serialize.ts';
 import { createSignedLinks } from '../signed-links.ts';
-import { cleanFileName, formatBytes, type StoredFile, UUID } from '../storage.ts';
+import { type Actor, actorOf, lockRequest, notifyUser, type RequestRow, toCents, toDollars, validation } from '../staff-writes.ts';
+import { cleanFileName, formatBytes, type StoredFile } from '../storage.ts';
 
-type RequestRow = typeof productRequests.$inferSelect;
 type UserRow = typeof users.$inferSelect;
-type Actor = AuditRecord['actor'];
 
 const RequestParams = z.strictObject({ requestId: z.string().max(100) });
 const UserParams = z.strictObject({
@@ -217,19 +216,7 @@ export async function staffActionRoutes(app: FastifyInstance) {
   );
 }
 
-function actorOf(request: FastifyRequest): Actor {
-  return { uid: request.user.uid, email: request.user.email };
-}
-
 // ---- rows, locks and the common checks ----
-
-/** The request, locked until the transaction ends, so two staff writes on it run one after the other. */
-async function lockRequest(tx: Db, requestId: string): Promise<RequestRow> {
-  if (!UUID.test(requestId)) throw notFound('Request not found');
-  const [row] = await tx.select().from(productRequests).where(eq(productRequests.id, requestId)).for('update');
-  if (!row) throw notFound('Request not found');
-  return row;
-}
 
 /** A user row as staff writes read it: with their presence, so every answer and 409 shows the stored one. */
 type LockedUser = UserRow & { presence: string | null };
@@ -244,10 +231,6 @@ async function lockUser(tx: Db, uid: string): Promise<LockedUser> {
   if (!found) throw notFound(`User ${uid} not found`);
   return { ...found.user, presence: found.presence };
 }
-
-/** Money is stored in dollars as doubles; every comparison and sum is done in whole cents. */
-const toCents = (dollars: number) => Math.round(dollars * 100);
-const toDollars = (cents: number) => cents / 100;
 
 function lifecycleState(row: RequestRow, paidCents = toCents(row.paid)): LifecycleState {
   return {
@@ -283,14 +266,8 @@ function checkUserVersion(row: LockedUser, version: number): void {
   throw conflict('VERSION_CONFLICT', 'Someone else changed this user since you opened them. Look again, then retry.', { current: toStaffClient(row, row.presence) });
 }
 
-const validation = (message: string) => new HttpError(400, 'VALIDATION_FAILED', message);
-
 function toolHeader(row: RequestRow): string {
   return toolByBackendName(row.productRequestType)?.header ?? findTool(row.toolId)?.header ?? row.productRequestType;
-}
-
-async function notifyUser(tx: Db, userId: string, message: string): Promise<void> {
-  await tx.insert(notifications).values({ userId, message });
 }
 
 // ---- transitions ----

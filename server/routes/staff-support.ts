@@ -1,25 +1,25 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatMoney } from '../../domain/format.ts';
 import { envelope, ReplyBody } from '../../domain/schemas.ts';
 import { NoteBody, RefundDecisionBody, StaffNote, StaffRefund, StaffThread, ThreadStatusBody } from '../../domain/staff.ts';
 import { toolByBackendName } from '../../domain/tools.ts';
-import { type AuditRecord, writeAudit } from '../audit.ts';
+import { writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
-import { contactReplies, contactRequests, notifications, productRequests, refunds, staffNotes, users } from '../db/schema.ts';
-import { conflict, HttpError, notFound } from '../errors.ts';
+import { contactReplies, contactRequests, productRequests, refunds, staffNotes, users } from '../db/schema.ts';
+import { conflict, notFound } from '../errors.ts';
 import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../plugins/idempotency.ts';
 import { toStaffNote } from '../serialize-messages.ts';
 import { toStaffRefund } from '../serialize.ts';
 import { staffThread } from '../staff-files.ts';
+import { type Actor, actorOf, lockRequest, notifyUser, toCents, toDollars, validation } from '../staff-writes.ts';
 import { UUID } from '../storage.ts';
 
 type ThreadRow = typeof contactRequests.$inferSelect;
 type RefundRow = typeof refunds.$inferSelect;
 type RequestRow = typeof productRequests.$inferSelect;
-type Actor = AuditRecord['actor'];
 
 const ThreadParams = z.strictObject({ threadId: z.string().max(100, 'threadId must be at most 100 characters') });
 const RefundParams = z.strictObject({ refundId: z.string().max(100, 'refundId must be at most 100 characters') });
@@ -90,6 +90,7 @@ export async function staffSupportRoutes(app: FastifyInstance) {
     async (request) => {
       const result = await app.db.transaction(async (tx) => {
         const refund = await lockRefund(tx, request.params.refundId);
+        // Its request is locked too: what was paid on it cannot move while the amount is checked.
         return decideRefund(tx, refund, await lockRequest(tx, refund.requestId), request.body, actorOf(request));
       });
       await app.events.poke(result.refund.userId);
@@ -121,16 +122,6 @@ export async function staffSupportRoutes(app: FastifyInstance) {
   );
 }
 
-function actorOf(request: FastifyRequest): Actor {
-  return { uid: request.user.uid, email: request.user.email };
-}
-
-const validation = (message: string) => new HttpError(400, 'VALIDATION_FAILED', message);
-
-/** Money is stored in dollars as doubles; every comparison is done in whole cents. */
-const toCents = (dollars: number) => Math.round(dollars * 100);
-const toDollars = (cents: number) => cents / 100;
-
 // ---- locks ----
 
 /** The thread, locked until the transaction ends, so two staff writes on it run one after the other. */
@@ -145,14 +136,6 @@ async function lockRefund(tx: Db, refundId: string): Promise<RefundRow> {
   if (!UUID.test(refundId)) throw notFound('Refund not found');
   const [row] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
   if (!row) throw notFound('Refund not found');
-  return row;
-}
-
-/** The refund's request, locked too: what was paid on it cannot move while the amount is checked. */
-async function lockRequest(tx: Db, requestId: string): Promise<RequestRow> {
-  const [row] = await tx.select().from(productRequests).where(eq(productRequests.id, requestId)).for('update');
-  // The foreign key makes a refund without its request impossible; this keeps a broken row a clear 404.
-  if (!row) throw notFound('Request not found');
   return row;
 }
 
@@ -306,10 +289,6 @@ function refundMessage(row: RefundRow): string {
   return row.status === 'approved'
     ? `Your refund request for ${tool} was approved: ${formatMoney(row.decidedAmount)} will be returned.`
     : `Your refund request for ${tool} was declined: ${row.decisionNote ?? ''}`;
-}
-
-async function notifyUser(tx: Db, userId: string, message: string): Promise<void> {
-  await tx.insert(notifications).values({ userId, message });
 }
 
 // ---- notes ----
