@@ -3,7 +3,7 @@ import { ActivityStatus, FraudType, RecordModule, RefundType, RequestStatus } fr
 import { ToolNameBackendSchema } from './tools.ts';
 
 // PostgreSQL text cannot hold a NUL character: refused here, as a 400 naming the field, not a failed insert.
-const trimmed = (name: string, max: number) =>
+export const trimmed = (name: string, max: number) =>
   z
     .string({ error: `${name} is required` })
     .trim()
@@ -201,6 +201,19 @@ export const Visit = z.object({
   new: z.boolean(),
   archive: z.boolean(),
   ipDetails: IpDetails.nullable(),
+  // Beyond the spec's fields, from the capture at /t/{slug} (domain/tracking.ts). Defaults keep visits
+  // stored before tracking links (and copies cached by older apps) readable.
+  /** The tracking link the visit came through; null for visits recorded before links existed. */
+  linkId: z.string().nullable().default(null),
+  userAgent: z.string().nullable().default(null),
+  /** From the user agent: "Chrome 131", "iOS 18.1", "mobile" / "tablet" / "desktop". */
+  browser: z.string().nullable().default(null),
+  os: z.string().nullable().default(null),
+  device: z.string().nullable().default(null),
+  referrer: z.string().nullable().default(null),
+  language: z.string().nullable().default(null),
+  /** Set when a messaging app fetched the link to draw its preview ("WhatsApp"): not the scammer's visit. */
+  preview: z.string().nullable().default(null),
 });
 export type Visit = z.infer<typeof Visit>;
 

@@ -121,6 +121,15 @@ export function toVisit(row: VisitRow): Visit {
     new: row.isNew,
     archive: row.archive,
     ipDetails: (row.ipDetails as Visit['ipDetails']) ?? null,
+    // Filled from the visits table once it records captures (issue 11's server work).
+    linkId: null,
+    userAgent: null,
+    browser: null,
+    os: null,
+    device: null,
+    referrer: null,
+    language: null,
+    preview: null,
   };
 }
 
