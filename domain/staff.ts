@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { RequestStatus } from './enums.ts';
-import { ContactReply, ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, UserFile } from './schemas.ts';
+import { ContactReply, ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, UserFile, Visit } from './schemas.ts';
 import { ToolNameBackendSchema } from './tools.ts';
+import { StaffTrackingLink } from './tracking.ts';
 
 /**
  * The staff workspace's API (`/api/staff/…`): what the server validates and answers, and what the
@@ -298,6 +299,9 @@ export const RequestFile = z.object({
   refunds: z.array(StaffRefund),
   /** Internal notes on this request, newest first. */
   notes: z.array(StaffNote),
+  /** Track Master: the request's tracking links, newest first, and every visit they captured, newest first. */
+  trackingLinks: z.array(StaffTrackingLink).default([]),
+  visits: z.array(Visit).default([]),
   history: z.array(AuditEntry),
   allowedActions: z.array(z.string()),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RequestStatus } from './enums.ts';
 import { ContactReply, ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, UserFile } from './schemas.ts';
 import type { ToolNameBackend } from './tools.ts';
+import { TrackingLink } from './tracking.ts';
 
 /** Cursor of the delta feed: the highest change sequence number the client has applied. */
 export const SyncCursor = z.string().regex(/^\d{1,18}$/, 'cursor must be a non-negative integer');
@@ -23,12 +24,14 @@ export const SyncPage = z.object({
   /** Replies in the user's support threads, from either side. Absent from servers before threads. */
   contactReplies: z.array(ContactReply).default([]),
   files: z.array(UserFile),
+  /** Track Master tracking links with their visit counts (a capture moves the link's seq). Absent before links. */
+  trackingLinks: z.array(TrackingLink).default([]),
 });
 export type SyncPage = z.infer<typeof SyncPage>;
 
 /** A page with no changes: where a pull starts filling, and the whole answer when nothing changed. */
 export function emptySyncPage(cursor: string, hasMore = false): SyncPage {
-  return { cursor, hasMore, profile: null, requests: [], deals: [], refunds: [], notifications: [], contactRequests: [], contactReplies: [], files: [] };
+  return { cursor, hasMore, profile: null, requests: [], deals: [], refunds: [], notifications: [], contactRequests: [], contactReplies: [], files: [], trackingLinks: [] };
 }
 
 // ---- the client's reading of a page: row by row, tolerant of values from a newer server ----
@@ -55,6 +58,7 @@ export const syncRowSchemas = {
   contactRequests: ContactRequest,
   contactReplies: ContactReply,
   files: UserFile,
+  trackingLinks: TrackingLink,
 };
 export type SyncRowList = keyof typeof syncRowSchemas;
 
@@ -73,6 +77,7 @@ export const LooseSyncPage = z.object({
   contactRequests: z.array(z.unknown()),
   contactReplies: z.array(z.unknown()).default([]),
   files: z.array(z.unknown()),
+  trackingLinks: z.array(z.unknown()).default([]),
 });
 export type LooseSyncPage = z.infer<typeof LooseSyncPage>;
 
@@ -99,6 +104,7 @@ export function readSyncPage(loose: LooseSyncPage): { page: SyncPage; rejected: 
     contactRequests: read('contactRequests', syncRowSchemas.contactRequests),
     contactReplies: read('contactReplies', syncRowSchemas.contactReplies),
     files: read('files', syncRowSchemas.files),
+    trackingLinks: read('trackingLinks', syncRowSchemas.trackingLinks),
   };
   return { page, rejected };
 }

@@ -138,6 +138,8 @@ export async function requestFile(db: Db, links: SignedLinks, requestId: string)
     deals: dealRows.map((d) => toStaffDeal(d, links)),
     refunds: refundRows.map((r) => toStaffRefund(r, row.paid)),
     notes: noteRows.map(toStaffNote),
+    trackingLinks: [],
+    visits: [],
     history,
     allowedActions: allowedActions({ status: request.status, hasFinalFile: row.finalFileId !== null, contractSigned: row.contractSigned, leftToPay: request.leftToPay }),
   };

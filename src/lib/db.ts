@@ -1,6 +1,7 @@
 import Dexie, { type Table } from 'dexie';
 import { FINAL_FILES_CACHE } from '../../domain/downloads.ts';
 import type { ClientFile, QueuePage, RequestFile } from '../../domain/staff.ts';
+import type { TrackingLink } from '../../domain/tracking.ts';
 import type {
   ContactReply,
   ContactRequest,
@@ -90,6 +91,8 @@ export class PortalDb extends Dexie {
   files!: Table<UserFile, string>;
   liveDetails!: Table<LiveDetails & { fetchedAt: number }, string>;
   contactReplies!: Table<LocalContactReply, string>;
+  /** Track Master tracking links of the user's requests, with their visit counts. */
+  trackingLinks!: Table<TrackingLink, string>;
   /** The staff member's replica (staff only): client and request files, queue pages, fed by GET /api/staff/sync. */
   staffClients!: Table<StaffCopy<ClientFile>, string>;
   staffRequests!: Table<StaffCopy<RequestFile>, string>;
@@ -118,6 +121,7 @@ export class PortalDb extends Dexie {
     this.version(2).stores({ requests: 'id, productRequestType, status, Created_Time, [productRequestType+Created_Time]' });
     // Support threads' replies; the staff workspace's offline copies (keyed by uid, request id, "tab|search").
     this.version(3).stores({ contactReplies: 'id, threadId, createdAt', staffClients: 'key', staffRequests: 'key', staffQueue: 'key' });
+    this.version(4).stores({ trackingLinks: 'id, productRequestId' });
   }
 }
 

@@ -59,6 +59,8 @@ function requestFile(id: string, uid: string): RequestFile {
     client: { uid, email: `${uid}@demo.test`, name: 'Casey Client' },
     evidence: [],
     finalFiles: [],
+    trackingLinks: [],
+    visits: [],
     deals: [],
     refunds: [],
     notes: [],

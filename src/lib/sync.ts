@@ -45,7 +45,7 @@ function readPage(raw: unknown): ReturnType<typeof readSyncPage> {
 }
 
 export async function applyPage(db: PortalDb, page: SyncPage, rejected: RejectedSyncRow[] = []): Promise<void> {
-  const tables = [db.profile, db.requests, db.deals, db.refunds, db.notifications, db.contactRequests, db.contactReplies, db.files, db.meta, db.outbox];
+  const tables = [db.profile, db.requests, db.deals, db.refunds, db.notifications, db.contactRequests, db.contactReplies, db.files, db.trackingLinks, db.meta, db.outbox];
   await db.transaction('rw', tables, async () => {
     if (page.profile) await db.profile.put(await keepUnsentInitialForm(db, page.profile));
     if (page.requests.length) await db.requests.bulkPut(page.requests);
@@ -55,6 +55,7 @@ export async function applyPage(db: PortalDb, page: SyncPage, rejected: Rejected
     if (page.contactRequests.length) await db.contactRequests.bulkPut(page.contactRequests);
     if (page.contactReplies.length) await db.contactReplies.bulkPut(page.contactReplies);
     if (page.files.length) await db.files.bulkPut(page.files);
+    if (page.trackingLinks.length) await db.trackingLinks.bulkPut(page.trackingLinks);
     await retireConfirmedCommands(db, [...page.requests, ...page.refunds, ...page.contactRequests, ...page.contactReplies]);
     if (rejected.length) await setAside(db, rejected);
     await db.meta.put({ key: CURSOR_KEY, value: page.cursor });
@@ -136,6 +137,7 @@ function pageSize(page: SyncPage): number {
     page.notifications.length +
     page.contactRequests.length +
     page.contactReplies.length +
-    page.files.length
+    page.files.length +
+    page.trackingLinks.length
   );
 }

@@ -54,6 +54,8 @@ const fileOf = (r: StaffRequest): RequestFile => ({
   client: { uid: 'u1', email: 'client@demo.test', name: 'Casey Client' },
   evidence: [],
   finalFiles: [],
+  trackingLinks: [],
+  visits: [],
   deals: [],
   refunds: [],
   notes: [],
