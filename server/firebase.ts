@@ -7,6 +7,8 @@ export interface IdentityProvider {
   verifyIdToken(token: string): Promise<{ uid: string; email: string | null; issuedAt: number }>;
   createUser(input: { email: string; displayName: string; phone?: string }): Promise<{ uid: string }>;
   userExists(uid: string): Promise<boolean>;
+  /** Removes an account (undoing a Create User that failed half-way). */
+  deleteUser(uid: string): Promise<void>;
   /** Finds the account by email or creates it with this password (demo seeding and tests). */
   ensureUser(input: { email: string; password: string; displayName: string }): Promise<{ uid: string; created: boolean }>;
   /** Sends the set-password (password reset) email; its link opens /initial-password. */
@@ -37,6 +39,7 @@ export function createIdentityProvider(config: Config): IdentityProvider {
       const user = await auth.createUser({ email, displayName, emailVerified: false });
       return { uid: user.uid };
     },
+    deleteUser: (uid) => auth.deleteUser(uid),
     async userExists(uid) {
       try {
         await auth.getUser(uid);

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema.ts';
-import { createTestApp, type TestApp, type TestUser } from '../test-helper.ts';
+import { backends, createTestApp, type TestApp, type TestUser } from '../test-helper.ts';
 
 let t: TestApp;
 let admin: TestUser;
@@ -22,6 +22,17 @@ async function oobCodesFor(email: string): Promise<{ email: string; oobCode: str
   const res = await fetch(`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/emulator/v1/projects/demo-portal/oobCodes`);
   const body = (await res.json()) as { oobCodes: { email: string; oobCode: string; requestType: string }[] };
   return body.oobCodes.filter((c) => c.email === email);
+}
+
+/** The uid of the emulator's account with this email, or null: what the identity provider really holds. */
+async function accountOf(email: string): Promise<string | null> {
+  const res = await fetch(`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/projects/demo-portal/accounts:lookup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer owner' },
+    body: JSON.stringify({ email: [email] }),
+  });
+  const body = (await res.json()) as { users?: { localId: string }[] };
+  return body.users?.[0]?.localId ?? null;
 }
 
 describe('admin routes', () => {
@@ -74,6 +85,13 @@ describe('POST /api/admin/users', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json().error).toEqual({ code: 'EMAIL_EXISTS', message: `An account with the email ${client.email} already exists` });
     expect(await oobCodesFor(client.email)).toHaveLength(0);
+  });
+
+  it('refuses an email that already has a profile before making any account', async () => {
+    const before = await accountOf(client.email);
+    const res = await post(admin, '/api/admin/users', newUser(client.email.toUpperCase()));
+    expect(res.statusCode).toBe(409);
+    expect(await accountOf(client.email)).toBe(before);
   });
 
   it('names the missing or bad field in a 400', async () => {
@@ -152,4 +170,46 @@ describe('audit of approvals through Create User → Existing User', () => {
     const history = await clientHistory(t.services.db, lead.uid);
     expect(history.at(-1)).toMatchObject({ action: 'approve', actor: { uid: admin.uid }, before: { isClient: false }, after: { isClient: true } });
   });
+});
+
+// Create User makes an identity account and then a profile: a failure after the first step must undo it.
+describe.each(backends())('POST /api/admin/users is all or nothing (%s)', (backend) => {
+  let b: TestApp;
+  let bAdmin: TestUser;
+  beforeAll(async () => {
+    b = await createTestApp({ backend });
+    bAdmin = await b.user({ admin: true });
+  });
+  afterAll(() => b?.close());
+
+  it('leaves no account behind when the profile cannot be stored, and the retry succeeds', async () => {
+    const email = uniqueEmail();
+    const db = b.services.db;
+    const send = (url: string, body: unknown) => b.app.inject({ method: 'POST', url, headers: bAdmin.headers, payload: body as object });
+    // The profile insert fails for this one email, as a database error would, after the account exists.
+    await db.execute(
+      sql.raw(`CREATE FUNCTION refuse_profile() RETURNS trigger AS $$
+        BEGIN
+          IF NEW.email = '${email}' THEN RAISE EXCEPTION 'profile refused for the test'; END IF;
+          RETURN NEW;
+        END $$ LANGUAGE plpgsql`),
+    );
+    await db.execute(sql.raw('CREATE TRIGGER refuse_profile BEFORE INSERT ON users FOR EACH ROW EXECUTE FUNCTION refuse_profile()'));
+    try {
+      const failed = await send( '/api/admin/users', newUser(email));
+      expect(failed.statusCode).toBe(502);
+      expect(failed.json().error.code).toBe('USER_NOT_CREATED');
+      expect(failed.json().error.message).toContain('Nothing was saved');
+      expect(await accountOf(email)).toBeNull();
+      expect(await db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
+      expect(await oobCodesFor(email)).toHaveLength(0);
+    } finally {
+      await db.execute(sql.raw('DROP TRIGGER refuse_profile ON users'));
+      await db.execute(sql.raw('DROP FUNCTION refuse_profile()'));
+    }
+    const retry = await send( '/api/admin/users', newUser(email));
+    expect(retry.statusCode).toBe(201);
+    expect(await accountOf(email)).toBe(retry.json().data.uid);
+  });
+
 });

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ExistingUserBody, NewUserBody, Profile } from '../../domain/schemas.ts';
@@ -23,26 +23,19 @@ export async function adminRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { firstName, lastName, phone, country } = request.body;
       const email = request.body.email.trim().toLowerCase();
-      let uid: string;
+      // Everything that can be checked is checked before the account exists: a refusal leaves nothing behind.
+      const [taken] = await app.db.select({ uid: users.uid }).from(users).where(eq(users.email, email)).limit(1);
+      if (taken) throw emailExists(email);
+      const uid = await createAccount(app, email, `${firstName} ${lastName}`, phone);
       try {
-        ({ uid } = await app.identity.createUser({ email, displayName: `${firstName} ${lastName}`, phone }));
-      } catch (err) {
-        if (firebaseCode(err) === 'auth/email-already-exists') {
-          throw new HttpError(409, 'EMAIL_EXISTS', `An account with the email ${email} already exists`);
-        }
-        if (firebaseCode(err) === 'auth/invalid-email') throw new HttpError(400, 'BAD_REQUEST', 'email must be a valid email address');
-        throw err;
-      }
-      await app.db.insert(users).values({ uid, email, firstName, lastName, phone, country, isClient: false, filledInitialForm: false });
-      try {
+        await app.db.insert(users).values({ uid, email, firstName, lastName, phone, country, isClient: false, filledInitialForm: false });
         await app.identity.sendPasswordSetupEmail(email);
       } catch (err) {
-        request.log.error({ err, uid }, 'set-password email not sent');
-        throw new HttpError(
-          502,
-          'EMAIL_NOT_SENT',
-          `The user was created, but the set-password email could not be sent. Ask them to use Reset Your Password on the sign-in page.`,
-        );
+        // Nothing half-made: without this, the account would stay without a profile (or without its
+        // set-password email) and the corrected retry would get 409 EMAIL_EXISTS.
+        await undoCreate(app, uid, request.log);
+        request.log.error({ err, uid }, 'create user failed after the account was made; undone');
+        throw new HttpError(502, 'USER_NOT_CREATED', 'The user could not be created (the set-password email could not be sent). Nothing was saved: try again.');
       }
       return reply.status(201).send({ data: { uid, email } });
     },
@@ -82,4 +75,28 @@ export async function adminRoutes(app: FastifyInstance) {
 function firebaseCode(err: unknown): string | undefined {
   if (err && typeof err === 'object' && 'code' in err && typeof err.code === 'string') return err.code;
   return undefined;
+}
+
+function emailExists(email: string): HttpError {
+  return new HttpError(409, 'EMAIL_EXISTS', `An account with the email ${email} already exists`);
+}
+
+async function createAccount(app: FastifyInstance, email: string, displayName: string, phone: string): Promise<string> {
+  try {
+    return (await app.identity.createUser({ email, displayName, phone })).uid;
+  } catch (err) {
+    if (firebaseCode(err) === 'auth/email-already-exists') throw emailExists(email);
+    if (firebaseCode(err) === 'auth/invalid-email') throw new HttpError(400, 'BAD_REQUEST', 'email must be a valid email address');
+    throw err;
+  }
+}
+
+/** Removes what a failed Create User made: the profile row (if it was written) and the identity account. */
+async function undoCreate(app: FastifyInstance, uid: string, log: FastifyBaseLogger): Promise<void> {
+  try {
+    await app.db.delete(users).where(eq(users.uid, uid));
+    await app.identity.deleteUser(uid);
+  } catch (err) {
+    log.error({ err, uid }, 'could not undo a failed create user: remove this account by hand');
+  }
 }
