@@ -3,7 +3,7 @@ import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider.tsx';
 import { UpdatePrompt } from './features/offline/update-prompt.tsx';
-import { signedInProfile } from './lib/data-services.ts';
+import { signedInProfile } from './lib/load-profile.ts';
 import { registerServiceWorker } from './lib/pwa.ts';
 import { startSession, useAuth } from './lib/session.ts';
 import { router } from './router.tsx';

@@ -1,6 +1,6 @@
 import { createRouter } from '@tanstack/react-router';
 import { NotFoundPage } from './app/not-found-page.tsx';
-import { signedInProfile } from './lib/data-services.ts';
+import { signedInProfile } from './lib/load-profile.ts';
 import { getAuthState } from './lib/session.ts';
 import { routeTree } from './route-tree.gen.ts';
 

@@ -1,5 +1,5 @@
 import { useNavigate, useRouter } from '@tanstack/react-router';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import type { Profile } from '../../domain/schemas.ts';
 import { texts } from '../../domain/texts.ts';
 import { SignOutDialog } from '../features/auth/sign-out-dialog.tsx';
@@ -8,27 +8,40 @@ import { useSignOut } from '../features/auth/use-sign-out.ts';
 import { UploadFilesModal } from '../features/client/files/upload-files-modal.tsx';
 import { NotificationsPopover } from '../features/client/notifications/notifications-popover.tsx';
 import { OfflineIndicator } from '../features/offline/offline-indicator.tsx';
-import { loadProfile, pullEverything, startDataServices } from '../lib/data-services.ts';
 import { type PortalDb, openUserDb } from '../lib/db.ts';
 import { signOut } from '../lib/firebase.ts';
+import { loadProfile } from '../lib/load-profile.ts';
 import { requestPersistentStorage } from '../lib/pwa.ts';
+import { CommandEditorsContext } from '../lib/command-editors.ts';
 import { ReplicaContext, displayName, hasRole, useProfile } from '../lib/replica.ts';
+import { createSyncEngine } from '../lib/sync/engine.ts';
+import { SyncEngineContext, useSyncEngine } from '../lib/sync/use-sync-engine.ts';
 import { setLoading, showMessage } from '../lib/ui-state.ts';
+import { commandEditors } from './command-editors.tsx';
 import { AppLayout } from './shell/app-layout.tsx';
 
 /**
- * The shell of a signed-in user: opens their replica, keeps it in sync, and renders from it.
- * The network only fills Dexie, so with a profile on the device the shell shows at once, offline too.
+ * The shell of a signed-in user: opens their replica, keeps it in sync (one sync engine, started here and
+ * stopped when the user or the layout goes), and renders from it. The network only fills Dexie, so with a
+ * profile on the device the shell shows at once, offline too.
  */
 export function SignedInLayout({ uid, children }: { uid: string; children: ReactNode }) {
   const db = openUserDb(uid);
-  useEffect(() => startDataServices(db), [db]);
+  const engine = useMemo(() => createSyncEngine(db), [db]);
+  useEffect(() => {
+    const stop = engine.start();
+    return () => void stop();
+  }, [engine]);
   useEffect(() => {
     void requestPersistentStorage();
   }, []);
   return (
     <ReplicaContext.Provider value={db}>
-      <ProfileGate db={db}>{children}</ProfileGate>
+      <SyncEngineContext.Provider value={engine}>
+        <CommandEditorsContext.Provider value={commandEditors}>
+          <ProfileGate db={db}>{children}</ProfileGate>
+        </CommandEditorsContext.Provider>
+      </SyncEngineContext.Provider>
     </ReplicaContext.Provider>
   );
 }
@@ -37,6 +50,7 @@ function ProfileGate({ db, children }: { db: PortalDb; children: ReactNode }) {
   const profile = useProfile();
   const navigate = useNavigate();
   const onLogout = useSignOut();
+  const engine = useSyncEngine();
   const [uploadOpen, setUploadOpen] = useState(false);
   usePresence(db.uid);
   useGuardsFollowRoles(profile);
@@ -63,7 +77,7 @@ function ProfileGate({ db, children }: { db: PortalDb; children: ReactNode }) {
       isAdmin={hasRole(profile, 'admin')}
       isStaff={hasRole(profile, 'staff')}
       onLogout={onLogout}
-      onRefresh={() => void pullEverything(db).catch((err) => console.error('refresh failed', err))}
+      onRefresh={() => void engine.pullEverything().catch((err) => console.error('refresh failed', err))}
       onUploadFiles={() => setUploadOpen(true)}
       notificationsSlot={<NotificationsPopover />}
       statusSlot={<OfflineIndicator />}

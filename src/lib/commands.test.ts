@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptySyncPage } from '../../domain/sync.ts';
 import { findTool } from '../../domain/tools.ts';
 import { type OutboxCommand, PortalDb, commandTables } from './db.ts';
-import { commandHandlers, queueContact, queueContactReply, queuePurchase, queueRefund } from './commands.ts';
-import { pull } from './sync.ts';
+import { commandKinds, queueContact, queueContactReply, queuePurchase, queueRefund } from './commands.ts';
+import { pull } from './sync/pull.ts';
 
 describe('queued commands', () => {
   let db: PortalDb;
@@ -85,11 +85,11 @@ describe('a late purchase answer', () => {
    * Then the sender applies the (older) answer, as it does, in the transaction that removes the command.
    */
   async function answerAfterPull(pulled: { status: string; updatedAt: string }, answer: { status: string; updatedAt: string }) {
-    const id = await queuePurchase(db, findTool('track-master')!, { fraudType: 'crypto', fraudUrl: 'https://x.example' }, {});
+    const id = await queuePurchase(db, findTool('track-master')!, { values: { fraudType: 'crypto', fraudUrl: 'https://x.example' }, files: [] });
     const command = (await db.outbox.get({ id })) as OutboxCommand;
     await pull(db, async () => ({ ...emptySyncPage('8'), requests: [serverRow(id, pulled.status, pulled.updatedAt)] }));
-    const data = commandHandlers.purchase.schema.parse(serverRow(id, answer.status, answer.updatedAt));
-    await db.transaction('rw', commandTables(db), () => commandHandlers.purchase.apply(db, command, data));
+    const data = serverRow(id, answer.status, answer.updatedAt);
+    await db.transaction('rw', commandTables(db), () => commandKinds.purchase.confirm(db, command, data));
     return db.requests.toArray();
   }
 

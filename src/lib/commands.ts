@@ -1,52 +1,110 @@
 import { z } from 'zod';
-import { ContactReply, ContactRequest, type InitialFormFields, ProductRequest, Profile, type RefundBody, RefundRequest } from '../../domain/schemas.ts';
-import { type ToolDefinition, detailKey } from '../../domain/tools.ts';
-import type { FormPayload, LocalRequest, OutboxCommand, PortalDb } from './db.ts';
-import { type CommandHandler, enqueue } from './outbox.ts';
-import { staffCommandHandlers } from './staff-commands.ts';
+import { ContactBody, ContactReply, ContactRequest, InitialFormBody, InitialFormFields, ProductRequest, Profile, RefundBody, RefundRequest, ReplyBody } from '../../domain/schemas.ts';
+import { type ToolDefinition, detailKey, tools } from '../../domain/tools.ts';
+import { FraudType, RefundType } from '../../domain/enums.ts';
+import { toolSubmissionSchema } from '../../domain/tool-schemas.ts';
+import { type CommandKindDef, type CommandKinds, type PurchaseBody, StoredReply, threadIdOf } from './command-kind.ts';
+import type { LocalRequest, OutboxCommand, PortalDb } from './db.ts';
+import { queueCommand } from './outbox.ts';
+import { staffCommandKinds } from './staff-commands.ts';
 
-/** What each kind of command does with the server's answer: swap the optimistic row for the real one. */
-export const commandHandlers: Record<OutboxCommand['kind'], CommandHandler> = {
-  purchase: {
-    schema: ProductRequest,
-    async apply(db, command, data) {
-      const request = data as z.infer<typeof ProductRequest>;
-      await db.requests.delete(command.target.id);
-      // A pull may already hold a newer version (a status change right after the order): keep it.
-      const known = await db.requests.get(request.id);
-      if (!known || !isStrictlyLater(known.updatedAt, request.updatedAt)) await db.requests.put(request);
-    },
+/** A body read back from Dexie: what does not parse is null (an unreadable command). */
+function parsed<T>(result: z.ZodSafeParseResult<T>): T | null {
+  return result.success ? result.data : null;
+}
+
+/*
+ * Reading a stored body checks its shape (the types of the domain schema), not its rules (lengths, trimming):
+ * a command queued by an older app, or one the server refused for a rule, must still open in its form so the
+ * user can fix it there, where the domain schema (`validate`) then applies in full.
+ */
+const StoredRefund = z.object({
+  refundRequest: z.object({ tool: RefundBody.shape.refundRequest.shape.tool, processId: z.string(), refundRequestType: RefundType, reason: z.string() }),
+});
+const StoredContact = z.object({ contactRequest: z.object({ subject: z.string(), message: z.string() }) });
+const StoredInitialForm = z.object({
+  initialForm: z.object({ moneyLost: z.number(), lastFundsTransfer: z.number(), fraudType: FraudType, fraudUrl: z.string(), name: z.string() }),
+});
+
+const now = () => new Date().toISOString();
+
+// ---- purchase: one kind, its body checked by the tool's own schema from the catalogue ----
+
+/** The tool a purchase goes to: its path is POST /api/{hrefBackend}. */
+export function toolOfCommand(command: Pick<OutboxCommand, 'path'>): ToolDefinition | undefined {
+  return tools.find((t) => `/${t.hrefBackend}` === command.path);
+}
+
+const PurchaseFiles = z.array(z.object({ field: z.string(), name: z.string(), type: z.string(), blob: z.instanceof(Blob) }));
+
+const StoredValues = z.record(z.string(), z.union([z.string(), z.number()]));
+
+/** Multipart fields are stored as text: the catalogue says which are numbers (amounts, dates as timestamps). */
+function fromFormFields(tool: ToolDefinition, fields: Record<string, string>): PurchaseBody['values'] {
+  const numeric = new Set(tool.formFields.filter((f) => f.type === 'number' || f.type === 'date').map((f) => f.backendHeader));
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, numeric.has(k) && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v]));
+}
+
+/** The tool's own schema from the catalogue, as the server applies it to a JSON body. */
+function purchaseBodySchema(command: Pick<OutboxCommand, 'path'>): z.ZodType<PurchaseBody> {
+  const tool = toolOfCommand(command);
+  if (!tool) return z.never({ error: `No tool is sent to ${command.path}` });
+  const values = toolSubmissionSchema(tool, 'json')
+    .pipe(z.record(z.string(), z.union([z.string(), z.number()]).optional()))
+    .transform((v) => Object.fromEntries(Object.entries(v).filter((e): e is [string, string | number] => e[1] !== undefined)));
+  return z.object({ values, files: PurchaseFiles });
+}
+
+function requestDetails(tool: ToolDefinition, values: PurchaseBody['values']): LocalRequest['requestDetails'] {
+  const details: LocalRequest['requestDetails'] = {};
+  for (const field of tool.formFields) {
+    const value = values[field.backendHeader];
+    if (field.type !== 'file' && value !== undefined) details[detailKey(tool, field.backendHeader)] = value;
+  }
+  return details;
+}
+
+function newRequestRow(tool: ToolDefinition, id: string): LocalRequest {
+  const at = now();
+  const type = ProductRequest.shape.productRequestType.parse(tool.ToolNameBackend);
+  return { id, productRequestType: type, Created_Time: at, status: 'Pending', contractSigned: false, totalAmount: null, rejectionReason: null, paid: 0, leftToPay: null, requestDetails: {}, attachments: [], updatedAt: at, pending: true, commandId: id };
+}
+
+const purchase: CommandKindDef<PurchaseBody> = {
+  read(command) {
+    const tool = toolOfCommand(command);
+    if (!tool) return null;
+    if (command.form) {
+      const fields = parsed(z.record(z.string(), z.string()).safeParse(command.form.fields));
+      const files = parsed(PurchaseFiles.safeParse(command.form.files));
+      return fields && files ? { values: fromFormFields(tool, fields), files } : null;
+    }
+    const json = parsed(z.object({ [tool.hrefBackend]: StoredValues }).safeParse(command.json));
+    return json ? { values: json[tool.hrefBackend], files: [] } : null;
   },
-  refund: {
-    schema: RefundRequest,
-    async apply(db, command, data) {
-      await db.refunds.delete(command.target.id);
-      await db.refunds.put(data as z.infer<typeof RefundRequest>);
-    },
+  validate: (command, body) => purchaseBodySchema(command).safeParse(body),
+  payload(command, body) {
+    if (toolOfCommand(command)?.isFormData) {
+      const fields = Object.fromEntries(Object.entries(body.values).map(([k, v]) => [k, String(v)]));
+      return { json: undefined, form: { fields, files: body.files } };
+    }
+    // The spec's JSON bodies wrap the values in the name of the tool's path: { trackMasterProcess: { … } }.
+    return { json: { [command.path.slice(1)]: body.values }, form: undefined };
   },
-  contact: {
-    schema: ContactRequest,
-    async apply(db, command, data) {
-      await db.contactRequests.delete(command.target.id);
-      await db.contactRequests.put(data as z.infer<typeof ContactRequest>);
-    },
+  async show(db, command, body) {
+    const tool = toolOfCommand(command);
+    if (!tool) return;
+    const row = (await db.requests.get(command.target.id)) ?? newRequestRow(tool, command.target.id);
+    await db.requests.put({ ...row, requestDetails: requestDetails(tool, body.values) });
   },
-  contactReply: {
-    schema: ContactReply,
-    async apply(db, command, data) {
-      await db.contactReplies.delete(command.target.id);
-      await db.contactReplies.put(ContactReply.parse(data));
-    },
-  },
-  ...staffCommandHandlers,
-  initialForm: {
-    schema: Profile,
-    // Only what the command changed: the rest of the profile (roles…) may be newer from a pull.
-    async apply(db, _command, data) {
-      const profile = data as z.infer<typeof Profile>;
-      const updated = await db.profile.update(profile.uid, { filledInitialForm: profile.filledInitialForm, initialForm: profile.initialForm });
-      if (updated === 0) await db.profile.put(profile);
-    },
+  revert: async (db, command) => db.requests.delete(command.target.id),
+  answer: ProductRequest,
+  async confirm(db, command, data) {
+    const request = ProductRequest.parse(data);
+    await db.requests.delete(command.target.id);
+    // A pull may already hold a newer version (a status change right after the order): keep it.
+    const known = await db.requests.get(request.id);
+    if (!known || !isStrictlyLater(known.updatedAt, request.updatedAt)) await db.requests.put(request);
   },
 };
 
@@ -61,96 +119,133 @@ function isStrictlyLater(known: string, answer: string): boolean {
   return Number.isFinite(knownAt) && Number.isFinite(answerAt) && knownAt > answerAt;
 }
 
+// ---- refund, contact message, reply: a new row each, keyed by the first command's id ----
+
+const refund: CommandKindDef<RefundBody> = {
+  read: (command) => parsed(StoredRefund.safeParse(command.json)),
+  validate: (_command, body) => RefundBody.safeParse(body),
+  payload: (_command, body) => ({ json: body }),
+  async show(db, { target }, { refundRequest }) {
+    // What a fresh refund has on the server (no decision yet), so the request's row reads "Refund requested" at once.
+    const row = (await db.refunds.get(target.id)) ?? { id: target.id, createdAt: now(), status: 'requested' as const, amount: null, note: null, decidedAt: null, pending: true, commandId: target.id };
+    await db.refunds.put({ ...row, ...refundRequest });
+  },
+  revert: async (db, command) => db.refunds.delete(command.target.id),
+  answer: RefundRequest,
+  async confirm(db, command, data) {
+    const answer = RefundRequest.parse(data);
+    await db.refunds.delete(command.target.id);
+    await db.refunds.put(answer);
+  },
+};
+
+const contact: CommandKindDef<ContactBody> = {
+  read: (command) => parsed(StoredContact.safeParse(command.json)),
+  validate: (_command, body) => ContactBody.safeParse(body),
+  payload: (_command, body) => ({ json: body }),
+  label: (body) => `Message: ${body.contactRequest.subject}`,
+  async show(db, { target }, { contactRequest }) {
+    const row = (await db.contactRequests.get(target.id)) ?? { id: target.id, createdAt: now(), status: 'open' as const, pending: true, commandId: target.id };
+    await db.contactRequests.put({ ...row, ...contactRequest });
+  },
+  revert: async (db, command) => db.contactRequests.delete(command.target.id),
+  answer: ContactRequest,
+  async confirm(db, command, data) {
+    const answer = ContactRequest.parse(data);
+    await db.contactRequests.delete(command.target.id);
+    await db.contactRequests.put(answer);
+  },
+};
+
+/**
+ * A reply in a support thread. The server reopens a closed thread when the reply arrives; the thread's status
+ * comes back through the sync, so it is not changed here.
+ */
+const contactReply: CommandKindDef<ReplyBody> = {
+  read: (command) => parsed(StoredReply.safeParse(command.json)),
+  validate: (_command, body) => ReplyBody.safeParse(body),
+  payload: (_command, body) => ({ json: body }),
+  async show(db, command, { reply }) {
+    const row = (await db.contactReplies.get(command.target.id)) ?? {
+      id: command.target.id,
+      threadId: threadIdOf(command) ?? '',
+      author: 'client' as const,
+      createdAt: now(),
+      pending: true,
+      commandId: command.target.id,
+    };
+    await db.contactReplies.put({ ...row, message: reply.message });
+  },
+  revert: async (db, command) => db.contactReplies.delete(command.target.id),
+  answer: ContactReply,
+  async confirm(db, command, data) {
+    const answer = ContactReply.parse(data);
+    await db.contactReplies.delete(command.target.id);
+    await db.contactReplies.put(answer);
+  },
+};
+
+// ---- the initial form: it changes the profile, so Discard puts back what it said before ----
+
+const ProfileBefore = z.object({ filledInitialForm: z.boolean(), initialForm: InitialFormFields.nullable() });
+
+const initialForm: CommandKindDef<z.infer<typeof InitialFormBody>> = {
+  read: (command) => parsed(StoredInitialForm.safeParse(command.json)),
+  validate: (_command, body) => InitialFormBody.safeParse(body),
+  payload: (_command, body) => ({ json: body }),
+  show: async (db, { target }, body) => void (await db.profile.update(target.id, { filledInitialForm: true, initialForm: body.initialForm })),
+  /** Fields a pull brought since are kept: only those the command set go back, and only when no other initial form still waits. */
+  async revert(db, command) {
+    const before = ProfileBefore.safeParse(command.revert);
+    const later = await db.outbox.filter((c) => c.kind === 'initialForm' && c.seq !== command.seq).count();
+    if (before.success && later === 0) await db.profile.update(command.target.id, before.data);
+  },
+  answer: Profile,
+  // Only what the command changed: the rest of the profile (roles…) may be newer from a pull.
+  async confirm(db, _command, data) {
+    const profile = Profile.parse(data);
+    const updated = await db.profile.update(profile.uid, { filledInitialForm: profile.filledInitialForm, initialForm: profile.initialForm });
+    if (updated === 0) await db.profile.put(profile);
+  },
+};
+
+/** Every kind of command, defined once: the sender, Discard and Edit all go through these. */
+export const commandKinds: CommandKinds = { purchase, refund, contact, contactReply, initialForm, ...staffCommandKinds };
+
+// ---- what the features call ----
+
 export type PurchaseValues = Record<string, string | number | undefined>;
 
-/** Queues a purchase; its optimistic row shows at once as Pending, badged until sent. */
-export async function queuePurchase(db: PortalDb, tool: ToolDefinition, values: PurchaseValues, files: Record<string, File | undefined>): Promise<string> {
+/** Queues a purchase (the form's values, as toPurchaseBody makes them); its optimistic row shows at once as Pending, badged until sent. */
+export async function queuePurchase(db: PortalDb, tool: ToolDefinition, body: PurchaseBody): Promise<string> {
   const id = crypto.randomUUID();
-  const now = new Date().toISOString();
-  const details: Record<string, string | number | null> = {};
-  for (const field of tool.formFields) {
-    if (field.type !== 'file' && values[field.backendHeader] !== undefined) details[detailKey(tool, field.backendHeader)] = values[field.backendHeader] ?? null;
-  }
-  const row: LocalRequest = {
-    id,
-    productRequestType: tool.ToolNameBackend as LocalRequest['productRequestType'],
-    Created_Time: now,
-    status: 'Pending',
-    contractSigned: false,
-    totalAmount: null,
-    rejectionReason: null,
-    paid: 0,
-    leftToPay: null,
-    requestDetails: details,
-    attachments: [],
-    updatedAt: now,
-    pending: true,
-    commandId: id,
-  };
-  const clean = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== ''));
-  const form: FormPayload | undefined = tool.isFormData
-    ? {
-        fields: Object.fromEntries(Object.entries(clean).map(([k, v]) => [k, String(v)])),
-        files: Object.entries(files)
-          .filter((e): e is [string, File] => e[1] !== undefined)
-          .map(([field, file]) => ({ field, name: file.name, type: file.type, blob: file })),
-      }
-    : undefined;
-  await enqueue(
-    db,
-    {
-      id,
-      kind: 'purchase',
-      label: `${tool.header} request`,
-      method: 'POST',
-      path: `/${tool.hrefBackend}`,
-      json: tool.isFormData ? undefined : { [tool.hrefBackend]: clean },
-      form,
-      target: { table: 'requests', id },
-    },
-    () => db.requests.add(row),
-  );
+  const command = { id, kind: 'purchase' as const, label: `${tool.header} request`, method: 'POST' as const, path: `/${tool.hrefBackend}`, target: { table: 'requests' as const, id } };
+  await queueCommand(db, purchase, command, body);
   return id;
 }
 
-/**
- * Queues a refund request. The body is exactly the spec's payload; the optimistic row adds what a fresh
- * refund has on the server (no decision yet), so the request's row reads "Refund requested" at once.
- */
-export async function queueRefund(db: PortalDb, refund: RefundBody['refundRequest'], toolName: string): Promise<string> {
+/** Queues a refund request; the body is exactly the spec's payload. */
+export async function queueRefund(db: PortalDb, refundRequest: RefundBody['refundRequest'], toolName: string): Promise<string> {
   const id = crypto.randomUUID();
-  const row = { ...refund, id, createdAt: new Date().toISOString(), status: 'requested' as const, amount: null, note: null, decidedAt: null };
-  await enqueue(
-    db,
-    { id, kind: 'refund', label: `Refund for ${toolName}`, method: 'POST', path: '/refund', json: { refundRequest: refund }, target: { table: 'refunds', id } },
-    () => db.refunds.add({ ...row, pending: true, commandId: id }),
-  );
+  const command = { id, kind: 'refund' as const, label: `Refund for ${toolName}`, method: 'POST' as const, path: '/refund', target: { table: 'refunds' as const, id } };
+  await queueCommand(db, refund, command, { refundRequest });
   return id;
 }
 
 export async function queueContact(db: PortalDb, subject: string, message: string): Promise<string> {
   const id = crypto.randomUUID();
-  await enqueue(
-    db,
-    { id, kind: 'contact', label: `Message: ${subject}`, method: 'POST', path: '/contact', json: { contactRequest: { subject, message } }, target: { table: 'contactRequests', id } },
-    () => db.contactRequests.add({ id, subject, message, createdAt: new Date().toISOString(), status: 'open', pending: true, commandId: id }),
-  );
+  const body = { contactRequest: { subject, message } };
+  const command = { id, kind: 'contact' as const, label: contact.label!(body), method: 'POST' as const, path: '/contact', target: { table: 'contactRequests' as const, id } };
+  await queueCommand(db, contact, command, body);
   return id;
 }
 
-/**
- * Queues a reply in a support thread (`threadId` is the server's id of the contact request). The reply shows
- * at once, badged until sent. The server reopens a closed thread when the reply arrives; the thread's status
- * comes back through the sync, so it is not changed here.
- */
+/** Queues a reply in a support thread (`threadId` is the server's id of the contact request); it shows at once, badged until sent. */
 export async function queueContactReply(db: PortalDb, threadId: string, subject: string, message: string): Promise<string> {
   const id = crypto.randomUUID();
   const path = `/contact/${encodeURIComponent(threadId)}/replies`;
-  await enqueue(
-    db,
-    { id, kind: 'contactReply', label: `Reply: ${subject}`, method: 'POST', path, json: { reply: { message } }, target: { table: 'contactReplies', id } },
-    () => db.contactReplies.add({ id, threadId, author: 'client', message, createdAt: new Date().toISOString(), pending: true, commandId: id }),
-  );
+  const command = { id, kind: 'contactReply' as const, label: `Reply: ${subject}`, method: 'POST' as const, path, target: { table: 'contactReplies' as const, id } };
+  await queueCommand(db, contactReply, command, { reply: { message } });
   return id;
 }
 
@@ -159,10 +254,7 @@ export async function queueInitialForm(db: PortalDb, uid: string, form: InitialF
   // What the profile said before, read when the command is written: Discard puts it back.
   const before = await db.profile.get(uid);
   const revert = { filledInitialForm: before?.filledInitialForm ?? false, initialForm: before?.initialForm ?? null };
-  await enqueue(
-    db,
-    { id, kind: 'initialForm', label: 'Initial form', method: 'PUT', path: '/user/initial-form', json: { initialForm: form }, target: { table: 'profile', id: uid }, revert },
-    () => db.profile.update(uid, { filledInitialForm: true, initialForm: form }),
-  );
+  const command = { id, kind: 'initialForm' as const, label: 'Initial form', method: 'PUT' as const, path: '/user/initial-form', target: { table: 'profile' as const, id: uid }, revert };
+  await queueCommand(db, initialForm, command, { initialForm: form });
   return id;
 }

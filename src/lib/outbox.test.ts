@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type OutboxCommand, PortalDb } from './db.ts';
-import { tools } from '../../domain/tools.ts';
-import { queueContact as queueContactCommand, queueContactReply, queueInitialForm, queuePurchase, queueRefund } from './commands.ts';
-import { type SenderDeps, backoff, discardCommand, enqueue, sendNext } from './outbox.ts';
-import { queueStaffNote, queueStaffReply } from './staff-commands.ts';
+import { commandKinds } from './commands.ts';
+import { enqueue } from './outbox.ts';
+import { type SenderDeps, backoff, sendNext } from './sync/sender.ts';
 
 const okSchema = z.object({ id: z.string(), subject: z.string(), message: z.string(), createdAt: z.string(), status: z.enum(['open', 'closed']).default('open') });
 
@@ -17,15 +16,16 @@ function makeDeps(responses: Array<Response | Error>, tokens: Array<string | nul
   const deps = {
     sent,
     forced: 0,
-    handlers: {
+    kinds: {
+      ...commandKinds,
       contact: {
-        schema: okSchema,
-        async apply(db: PortalDb, command: OutboxCommand, data: unknown) {
+        answer: okSchema,
+        async confirm(db: PortalDb, command: OutboxCommand, data: unknown) {
           await db.contactRequests.delete(command.target.id);
-          await db.contactRequests.put(data as z.infer<typeof okSchema>);
+          await db.contactRequests.put(okSchema.parse(data));
         },
       },
-    } as unknown as SenderDeps['handlers'],
+    },
     async getToken(force: boolean) {
       if (force) deps.forced++;
       return tokens.shift() ?? null;
@@ -134,7 +134,7 @@ describe('outbox sender', () => {
   it('keeps a command the server did but this device could not save, with its key, and passes the error on', async () => {
     await queueContact(db, 'cmd-a');
     const deps = makeDeps([json(201, { data: { id: 'srv', subject: 'Hello', message: 'm', createdAt: '2026-01-01T00:00:00Z' } })]);
-    deps.handlers.contact.apply = async () => {
+    deps.kinds.contact.confirm = async () => {
       throw new TypeError('a bug in the handler');
     };
     await expect(sendNext(db, deps)).rejects.toThrow('a bug in the handler');
@@ -161,64 +161,5 @@ describe('backoff', () => {
     expect(backoff(0, () => 1)).toBe(1000);
     expect(backoff(3, () => 1)).toBe(8000);
     expect(backoff(20, () => 1)).toBe(60_000);
-  });
-});
-
-describe('discard', () => {
-  let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb(`test-${Math.random()}`);
-    await db.open();
-    await db.profile.put({
-      uid: 'u1',
-      email: 'a@b.test',
-      firstName: null,
-      lastName: null,
-      isClient: true,
-      isAdmin: false,
-      isStaff: true,
-      filledInitialForm: false,
-      initialForm: null,
-      activityStatus: 'ACTIVE',
-      createdAt: '2026-01-01T00:00:00.000Z',
-    });
-  });
-  afterEach(async () => {
-    db.close();
-    await db.delete();
-  });
-
-  const seqOf = async (id: string) => (await db.outbox.where('id').equals(id).first())?.seq ?? -1;
-  const form = { moneyLost: 100, lastFundsTransfer: Date.UTC(2026, 0, 1), fraudType: 'CRYPTO' as const, fraudUrl: 'https://x.example', name: 'A' };
-
-  it('undoes what each kind of command wrote, and only that', async () => {
-    const tool = tools.find((t) => !t.isFormData) ?? tools[0];
-    const ids = {
-      purchase: await queuePurchase(db, tool, {}, {}),
-      refund: await queueRefund(db, { tool: 'TRACK_MASTER', processId: 'r1', refundRequestType: 'FULL', reason: 'why' }, 'Track Master'),
-      contact: await queueContactCommand(db, 'Subject', 'Message'),
-      contactReply: await queueContactReply(db, 't1', 'Subject', 'Reply'),
-      initialForm: await queueInitialForm(db, 'u1', form),
-      staffReply: await queueStaffReply(db, 'c1', 't1', 'Subject', 'Reply'),
-      staffNote: await queueStaffNote(db, 'c1', 'Note'),
-    } satisfies Record<OutboxCommand['kind'], string>;
-    expect((await db.profile.get('u1'))?.filledInitialForm).toBe(true);
-
-    for (const id of Object.values(ids)) await discardCommand(db, await seqOf(id));
-
-    expect(await db.outbox.count()).toBe(0);
-    expect(await db.requests.get(ids.purchase)).toBeUndefined();
-    expect(await db.refunds.get(ids.refund)).toBeUndefined();
-    expect(await db.contactRequests.get(ids.contact)).toBeUndefined();
-    expect(await db.contactReplies.get(ids.contactReply)).toBeUndefined();
-    // The initial form can be filled again: the banner and /initial-form come back.
-    expect(await db.profile.get('u1')).toMatchObject({ filledInitialForm: false, initialForm: null, isStaff: true });
-  });
-
-  it('keeps the profile as a pull left it when another initial form still waits', async () => {
-    const first = await queueInitialForm(db, 'u1', form);
-    await queueInitialForm(db, 'u1', { ...form, name: 'B' });
-    await discardCommand(db, await seqOf(first));
-    expect((await db.profile.get('u1'))?.initialForm).toMatchObject({ name: 'B' });
   });
 });

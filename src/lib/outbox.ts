@@ -1,22 +1,13 @@
-import { z } from 'zod';
-import { ApiError, NetworkError, apiRequest, readData } from './api.ts';
-import { type CommandStatus, commandTables, type OutboxCommand, type PortalDb } from './db.ts';
-import { getIdToken } from './firebase.ts';
+import type { CommandKindDef } from './command-kind.ts';
+import { commandTables, type OutboxCommand, type PortalDb } from './db.ts';
 import { requestBackgroundSync } from './pwa.ts';
 
 /**
- * The outbox: every write a user makes (purchase, refund, contact message, initial form) is a
- * command stored on the device in the same transaction as its optimistic row, then sent by one
- * sender, FIFO, one at a time, with a fresh ID token per attempt and the command id as
- * Idempotency-Key. A lost answer therefore never duplicates, and nothing is ever dropped silently.
+ * The outbox: every write a user makes (purchase, refund, contact message, initial form, staff reply and note)
+ * is a command stored on the device in the same transaction as its optimistic row, then sent by the sync
+ * engine's sender (sync/sender.ts), FIFO, one at a time, with a fresh ID token per attempt and the command id
+ * as Idempotency-Key. A lost answer therefore never duplicates, and nothing is ever dropped silently.
  */
-
-export interface CommandHandler {
-  /** Validates the server's `data` of a successful answer. */
-  schema: z.ZodType;
-  /** Replaces the optimistic row with the server's, inside the transaction that removes the command. */
-  apply(db: PortalDb, command: OutboxCommand, data: unknown): Promise<void>;
-}
 
 export type Enqueue = Omit<OutboxCommand, 'seq' | 'status' | 'attempts' | 'nextAttemptAt' | 'createdAt' | 'error'>;
 
@@ -30,117 +21,10 @@ export async function enqueue(db: PortalDb, command: Enqueue, writeOptimistic: (
   void requestBackgroundSync();
 }
 
-// ---- the sender ----
-
-export const BASE_DELAY_MS = 1000;
-export const MAX_DELAY_MS = 60_000;
-
-/** Exponential back-off with full jitter (AWS architecture blog), capped at a minute. */
-export function backoff(attempts: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** Math.min(attempts, 10));
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}
-
-export interface SenderDeps {
-  handlers: Record<OutboxCommand['kind'], CommandHandler>;
-  getToken(force: boolean): Promise<string | null>;
-  send(command: OutboxCommand, token: string): Promise<Response>;
-  now(): number;
-  random(): number;
-}
-
-export type SendResult = 'sent' | 'retry' | 'failed' | 'held' | 'idle';
-
-/** Sends the oldest sendable command once. Exported for tests; the app uses `runSender`. */
-export async function sendNext(db: PortalDb, deps: SenderDeps): Promise<SendResult> {
-  if ((await db.outbox.where('status').equals('held').count()) > 0) return 'held';
-  const command = await db.outbox
-    .orderBy('seq')
-    .filter((c) => c.status === 'pending' || c.status === 'sending')
-    .first();
-  if (!command) return 'idle';
-  if (command.nextAttemptAt > deps.now()) return 'retry';
-  await db.outbox.update(command.seq!, { status: 'sending' satisfies CommandStatus });
-
-  let response: Response;
-  try {
-    response = await sendWithFreshToken(command, deps);
-  } catch (err) {
-    if (err instanceof HeldError) return hold(db, command);
-    return retryLater(db, command, deps, err instanceof Error ? err.message : 'Network error');
-  }
-  if (response.status === 401) return hold(db, command);
-  if (response.status >= 500 || response.status === 429 || response.status === 408 || (await isStillRunning(response))) {
-    return retryLater(db, command, deps, `Server busy (${response.status})`);
-  }
-  let data: unknown;
-  try {
-    data = await readData(response, deps.handlers[command.kind].schema);
-  } catch (err) {
-    if (err instanceof NetworkError) return retryLater(db, command, deps, err.message);
-    const message = err instanceof ApiError ? err.message : 'The server answered in a way we did not expect.';
-    await db.outbox.update(command.seq!, { status: 'failed', error: message, attempts: command.attempts + 1 });
-    return 'failed';
-  }
-  await applyAnswer(db, command, data, deps);
-  return 'sent';
-}
-
-/**
- * The server has done the command: a local error here (storage, a bug in a handler) is not its refusal.
- * The command keeps its key and goes back in the queue, so the resend replays the first answer; marking
- * it failed would offer Retry, which sends a new key and would do it twice. The error goes on to the loop,
- * which reports it.
- */
-async function applyAnswer(db: PortalDb, command: OutboxCommand, data: unknown, deps: SenderDeps): Promise<void> {
-  try {
-    await db.transaction('rw', commandTables(db), async () => {
-      await deps.handlers[command.kind].apply(db, command, data);
-      await db.outbox.delete(command.seq!);
-    });
-  } catch (err) {
-    await retryLater(db, command, deps, 'Sent, but this device could not save the answer yet.');
-    throw err;
-  }
-}
-
-class HeldError extends Error {}
-
-/** A 409 from the idempotency layer means "the first attempt is still running": its answer will be replayed. Other 409s are final. */
-async function isStillRunning(response: Response): Promise<boolean> {
-  if (response.status !== 409) return false;
-  const code = await response
-    .clone()
-    .json()
-    .then((body: { error?: { code?: string } }) => body.error?.code)
-    .catch(() => undefined);
-  return code === 'IDEMPOTENCY_IN_PROGRESS' || code === 'IDEMPOTENCY_RETRY';
-}
-
-async function sendWithFreshToken(command: OutboxCommand, deps: SenderDeps): Promise<Response> {
-  const token = await deps.getToken(false);
-  if (!token) throw new HeldError('signed out');
-  const first = await deps.send(command, token);
-  if (first.status !== 401) return first;
-  // One forced refresh: the token may have expired while the command waited.
-  const fresh = await deps.getToken(true);
-  if (!fresh) throw new HeldError('signed out');
-  return deps.send(command, fresh);
-}
-
-async function retryLater(db: PortalDb, command: OutboxCommand, deps: SenderDeps, error: string): Promise<SendResult> {
-  await db.outbox.update(command.seq!, {
-    status: 'pending',
-    attempts: command.attempts + 1,
-    nextAttemptAt: deps.now() + backoff(command.attempts, deps.random),
-    error,
-  });
-  return 'retry';
-}
-
-async function hold(db: PortalDb, command: OutboxCommand): Promise<SendResult> {
-  await db.outbox.update(command.seq!, { status: 'held', error: 'Please sign in again to send this.' });
-  return 'held';
+/** Queues `body` as a command of the kind `def`: stored as the kind stores it, its optimistic row written by the kind. */
+export async function queueCommand<Body>(db: PortalDb, def: CommandKindDef<Body>, command: Omit<Enqueue, 'json' | 'form'>, body: Body): Promise<void> {
+  const full = { ...command, ...def.payload(command, body) };
+  await enqueue(db, full, () => def.show(db, full, body));
 }
 
 /** After the user signs in again, held commands go back in the queue. */
@@ -149,269 +33,18 @@ export async function releaseHeld(db: PortalDb): Promise<void> {
   queueChanged(db);
 }
 
-export function sendOverNetwork(command: OutboxCommand, token: string): Promise<Response> {
-  const headers = { 'idempotency-key': command.id };
-  if (command.form) {
-    const form = new FormData();
-    for (const [k, v] of Object.entries(command.form.fields)) form.append(k, v);
-    for (const f of command.form.files) form.append(f.field, new File([f.blob], f.name, { type: f.type }));
-    return apiRequest(command.path, { method: command.method, form, headers, token });
-  }
-  return apiRequest(command.path, { method: command.method, json: command.json, headers, token });
-}
-
-// ---- the loop: one sender per page, woken by triggers ----
-
-/** How long the loop waits when there is nothing to send (or the queue is held) before it looks again. */
-export const IDLE_MS = 30_000;
-
-/** Where a non-network error of the sender is kept for the UI to show (`db.meta`), until a command is sent again. */
-export const SENDER_ERROR_KEY = 'senderError';
-
-export interface SenderError {
-  message: string;
-  /** When it happened (ms since the epoch). */
-  at: number;
-}
-
-/** The part of Web Locks the sender uses: `navigator.locks` fits it, and tests pass their own. */
-export interface OneAtATime {
-  request(name: string, options: { signal: AbortSignal }, run: () => Promise<void>): Promise<unknown>;
-}
-
-export interface SenderLoopDeps extends SenderDeps {
-  /** Calls `fire` after `ms` and returns the cancel; injected so a test decides when time passes. */
-  setTimer(fire: () => void, ms: number): () => void;
-  /** One sender per user across tabs, where the browser has Web Locks. */
-  locks: OneAtATime | null;
-}
-
-export interface Sender {
-  /** Makes the loop read the queue again: at once if it waits, or right after the step it is in. */
-  wake(): void;
-  /** Settles once the loop has stopped: the signal aborted, or the replica was closed. */
-  done: Promise<void>;
-}
-
-interface RunningSender extends Sender {
-  db: PortalDb;
-}
-
 /**
- * The senders of this page, so the triggers (`wake()`) and the outbox's own writes reach them, and a new
- * one (another user, a remount) starts only once the ones before it have stopped.
+ * This page changed `db`'s queue: wakes the sender, wherever it runs. A BroadcastChannel message reaches every
+ * other channel of that name, this page's sender included, and the other tabs' (the one holding the lock may be
+ * there; without this it would only look again at its next timer). No registry of senders is kept here.
  */
-const running = new Set<RunningSender>();
-
-/** Nudges every sender of this page (called on `online`, tab shown, timer, service-worker sync). */
-export function wake(): void {
-  for (const sender of running) sender.wake();
-}
-
-/**
- * This page changed `db`'s queue: wakes its sender, and the other tabs' (the one holding the lock may be
- * there; without this it would only look again at its next timer).
- */
-function queueChanged(db: PortalDb): void {
-  for (const sender of running) if (sender.db.uid === db.uid) sender.wake();
+export function queueChanged(db: PortalDb): void {
   if (typeof BroadcastChannel === 'undefined') return;
   const channel = new BroadcastChannel(wakeChannelName(db.uid));
   channel.postMessage('queue-changed');
   channel.close();
 }
 
-function wakeChannelName(uid: string): string {
+export function wakeChannelName(uid: string): string {
   return `outbox-wake-${uid}`;
-}
-
-/** The browser's clock, network, token and locks: what `runSender` uses. */
-export function browserSenderDeps(handlers: SenderDeps['handlers']): SenderLoopDeps {
-  return {
-    handlers,
-    getToken: (force) => getIdToken(force),
-    send: sendOverNetwork,
-    now: Date.now,
-    random: Math.random,
-    setTimer: (fire, ms) => {
-      const timer = setTimeout(fire, ms);
-      return () => clearTimeout(timer);
-    },
-    // Not every browser (nor the test DOM) has Web Locks.
-    locks: navigator.locks ?? null,
-  };
-}
-
-/**
- * Runs the sender until `signal` aborts. Across tabs of the same user only one sends at a time (a Web
- * Lock), so FIFO holds and no command goes out twice in parallel.
- */
-export function runSender(db: PortalDb, handlers: SenderDeps['handlers'], signal: AbortSignal): Promise<void> {
-  return startSender(db, browserSenderDeps(handlers), signal).done;
-}
-
-/** Starts a sender on `db` with the given clock, network and token; `runSender` is this with the browser's. */
-export function startSender(db: PortalDb, deps: SenderLoopDeps, signal: AbortSignal): Sender {
-  const alarm = createAlarm(deps.setTimer);
-  const otherTabs = listenToOtherTabs(db.uid, alarm.ring);
-  const before = [...running].map((sender) => sender.done);
-  const done = Promise.allSettled(before)
-    .then(() => oneTabAtATime(db, deps.locks, signal, () => loop(db, deps, alarm, signal)))
-    .finally(() => {
-      running.delete(sender);
-      otherTabs?.close();
-    });
-  const sender: RunningSender = { db, wake: alarm.ring, done };
-  running.add(sender);
-  return { wake: sender.wake, done };
-}
-
-function listenToOtherTabs(uid: string, onWake: () => void): BroadcastChannel | null {
-  if (typeof BroadcastChannel === 'undefined') return null;
-  const channel = new BroadcastChannel(wakeChannelName(uid));
-  channel.onmessage = onWake;
-  return channel;
-}
-
-async function oneTabAtATime(db: PortalDb, locks: OneAtATime | null, signal: AbortSignal, run: () => Promise<void>): Promise<void> {
-  if (!locks) return run();
-  try {
-    await locks.request(`outbox-${db.uid}`, { signal }, run);
-  } catch (err) {
-    if (!signal.aborted) throw err; // an aborted wait for the lock is a normal stop
-  }
-}
-
-type Alarm = ReturnType<typeof createAlarm>;
-
-/**
- * The loop's wake-up. A ring is remembered until the loop next reads the queue, so one that comes while
- * it sends or works out how long to wait makes its next sleep return at once instead of being lost.
- */
-function createAlarm(setTimer: SenderLoopDeps['setTimer']) {
-  let rung = false;
-  let stopSleeping: (() => void) | null = null;
-  return {
-    ring(): void {
-      rung = true;
-      stopSleeping?.();
-    },
-    /** Called just before the loop reads the queue: that read answers every ring so far. */
-    reset(): void {
-      rung = false;
-    },
-    sleep(ms: number, signal: AbortSignal): Promise<void> {
-      if (rung || signal.aborted) return Promise.resolve();
-      return new Promise((resolve) => {
-        let cancelTimer = () => {};
-        const done = () => {
-          cancelTimer();
-          stopSleeping = null;
-          signal.removeEventListener('abort', done);
-          resolve();
-        };
-        stopSleeping = done;
-        signal.addEventListener('abort', done);
-        cancelTimer = setTimer(done, ms);
-      });
-    },
-  };
-}
-
-async function loop(db: PortalDb, deps: SenderLoopDeps, alarm: Alarm, signal: AbortSignal): Promise<void> {
-  let errorsInARow = 0;
-  // A report from an earlier session may still be stored: the first send clears it.
-  let errorShown = true;
-  while (!signal.aborted && !db.hasBeenClosed()) {
-    alarm.reset();
-    let pause: number;
-    try {
-      const result = await sendNext(db, deps);
-      if (result === 'sent' && errorShown) {
-        await db.meta.delete(SENDER_ERROR_KEY);
-        errorShown = false;
-      }
-      pause = await pauseAfter(db, result, deps.now());
-      errorsInARow = 0;
-    } catch (err) {
-      // A sign-out closes the replica under a running step: nothing went wrong then.
-      if (signal.aborted || db.hasBeenClosed()) break;
-      if (!(err instanceof NetworkError)) {
-        await reportSenderError(db, err, deps.now());
-        errorShown = true;
-      }
-      // Backs off so a lasting fault does not spin; a wake (a new command) still tries again at once.
-      pause = backoff(errorsInARow++, deps.random);
-    }
-    if (pause > 0) await alarm.sleep(pause, signal);
-  }
-}
-
-/** How long to wait after a step: 0 goes straight on to the next command. */
-async function pauseAfter(db: PortalDb, result: SendResult, now: number): Promise<number> {
-  if (result === 'sent' || result === 'failed') return 0;
-  return result === 'retry' ? nextDueIn(db, now) : IDLE_MS;
-}
-
-async function nextDueIn(db: PortalDb, now: number): Promise<number> {
-  const due = await db.outbox.where('status').equals('pending').toArray();
-  const soonest = Math.min(...due.map((c) => c.nextAttemptAt), now + IDLE_MS);
-  return Math.max(50, soonest - now);
-}
-
-async function reportSenderError(db: PortalDb, err: unknown, at: number): Promise<void> {
-  console.error('outbox sender error', err);
-  const report: SenderError = { message: err instanceof Error ? err.message : String(err), at };
-  // A replica that cannot store it either: the console has it, and the loop tries again.
-  await db.meta.put({ key: SENDER_ERROR_KEY, value: report }).catch(() => undefined);
-}
-
-const SenderErrorShape = z.object({ message: z.string(), at: z.number() });
-
-/** The sender's last non-network error, for the UI; null once a command has been sent since. */
-export async function readSenderError(db: PortalDb): Promise<SenderError | null> {
-  const parsed = SenderErrorShape.safeParse((await db.meta.get(SENDER_ERROR_KEY))?.value);
-  return parsed.success ? parsed.data : null;
-}
-
-// ---- what the outbox panel offers ----
-
-export async function retryCommand(db: PortalDb, seq: number): Promise<void> {
-  const command = await db.outbox.get(seq);
-  if (!command) return;
-  // The server stored its refusal under the old key and would replay it: a failed command retries as a new request.
-  const id = command.status === 'failed' ? crypto.randomUUID() : command.id;
-  await db.outbox.update(seq, { id, status: 'pending', nextAttemptAt: 0, error: undefined });
-  queueChanged(db);
-}
-
-/** Discards a command and the optimistic row it wrote. */
-export async function discardCommand(db: PortalDb, seq: number): Promise<void> {
-  await db.transaction('rw', commandTables(db), async () => {
-    const command = await db.outbox.get(seq);
-    if (!command) return;
-    await undoOptimisticWrite(db, command);
-    await db.outbox.delete(seq);
-  });
-}
-
-/**
- * Discard's undo: a row the command created goes; a row it changed (the profile) gets its fields back.
- * A staff reply or note wrote nothing but the command. Fields a pull brought since are kept: only
- * those the command set are put back, and only when no other command of the same kind still waits.
- */
-async function undoOptimisticWrite(db: PortalDb, command: OutboxCommand): Promise<void> {
-  const { table, id } = command.target;
-  if (table === 'staffClients') return;
-  if (table !== 'profile') {
-    await db.table(table).delete(id);
-    return;
-  }
-  const later = await db.outbox.filter((c) => c.kind === command.kind && c.seq !== command.seq).count();
-  if (command.revert && later === 0) await db.profile.update(id, command.revert);
-}
-
-/** Edit of a failed command: new payload, same optimistic row, back in the queue with a new key. */
-export async function replaceCommandPayload(db: PortalDb, seq: number, change: Pick<OutboxCommand, 'json' | 'form'> & { id: string }): Promise<void> {
-  await db.outbox.update(seq, { ...change, status: 'pending', nextAttemptAt: 0, error: undefined, attempts: 0 });
-  queueChanged(db);
 }

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientFile, StaffThread } from '../../domain/staff.ts';
-import { commandHandlers } from './commands.ts';
+import { commandKinds } from './commands.ts';
 import { PortalDb } from './db.ts';
-import { type SenderDeps, sendNext } from './outbox.ts';
+import { type SenderDeps, sendNext } from './sync/sender.ts';
 import { queueStaffNote, queueStaffReply, readStaffCommand } from './staff-commands.ts';
 
 const thread: StaffThread = {
@@ -48,7 +48,7 @@ function fileWith(threads: StaffThread[]): ClientFile {
 
 function answering(status: number, data: unknown): SenderDeps {
   return {
-    handlers: commandHandlers,
+    kinds: commandKinds,
     getToken: async () => 'token',
     send: async () => new Response(JSON.stringify({ data }), { status }),
     now: () => 0,
@@ -68,11 +68,12 @@ describe('staff commands', () => {
   });
 
   it('reads back what was queued, for the page that shows it until sent', async () => {
+    const requestId = 'r1';
     await queueStaffReply(db, 'c1', 't 1', thread.subject, 'We are on it.');
-    await queueStaffNote(db, 'c1', 'Called the bank', 'r1');
+    await queueStaffNote(db, 'c1', 'Called the bank', requestId);
     const [reply, note] = (await db.outbox.orderBy('seq').toArray()).map(readStaffCommand);
     expect(reply).toMatchObject({ kind: 'staffReply', threadId: 't 1', message: 'We are on it.' });
-    expect(note).toMatchObject({ kind: 'staffNote', requestId: 'r1', body: 'Called the bank' });
+    expect(note).toMatchObject({ kind: 'staffNote', requestId, body: 'Called the bank' });
     expect(reply?.command.target).toEqual({ table: 'staffClients', id: 'c1' });
   });
 

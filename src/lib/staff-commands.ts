@@ -1,32 +1,57 @@
-import { type ClientFile, StaffNote, StaffThread } from '../../domain/staff.ts';
-import type { OutboxCommand, PortalDb, StaffCommandKind } from './db.ts';
-import { type CommandHandler, enqueue } from './outbox.ts';
+import { z } from 'zod';
+import { ReplyBody } from '../../domain/schemas.ts';
+import { type ClientFile, NoteBody, StaffNote, StaffThread } from '../../domain/staff.ts';
+import { type CommandKindDef, type CommandKinds, StoredReply, threadIdOf } from './command-kind.ts';
+import type { OutboxCommand, PortalDb } from './db.ts';
+import { queueCommand } from './outbox.ts';
 
 /**
  * The staff workspace's offline writes: a reply to a client's thread and an internal note. They go
- * through the same outbox as the client's commands (exactly once, in order); the page shows them from
- * the outbox until sent, and the server's answer is written into the cached client file at once.
+ * through the same outbox as the client's commands (exactly once, in order). They write no optimistic row:
+ * the page shows them from the outbox until sent (so Discard, which deletes the command, undoes them), and
+ * the server's answer is written into the cached client file at once.
  */
-export const staffCommandHandlers: Record<StaffCommandKind, CommandHandler> = {
-  staffReply: {
-    schema: StaffThread,
-    async apply(db, command, data) {
-      const thread = StaffThread.parse(data);
-      await patchClientFile(db, command, (file) => ({ ...file, threads: file.threads.map((t) => (t.id === thread.id ? thread : t)) }));
-    },
+const StoredNote = z.object({ clientUid: z.string(), requestId: z.string().optional(), body: z.string() });
+
+const staffReply: CommandKindDef<ReplyBody> = {
+  read: (command) => {
+    const body = StoredReply.safeParse(command.json);
+    return body.success ? body.data : null;
   },
-  staffNote: {
-    schema: StaffNote,
-    async apply(db, command, data) {
-      const note = StaffNote.parse(data);
-      await patchClientFile(db, command, (file) => ({ ...file, notes: [note, ...file.notes.filter((n) => n.id !== note.id)] }));
-      if (note.requestId) {
-        const copy = await db.staffRequests.get(note.requestId);
-        if (copy) await db.staffRequests.put({ ...copy, data: { ...copy.data, notes: [note, ...copy.data.notes.filter((n) => n.id !== note.id)] } });
-      }
-    },
+  validate: (_command, body) => ReplyBody.safeParse(body),
+  payload: (_command, body) => ({ json: body }),
+  show: async () => undefined,
+  revert: async () => undefined,
+  answer: StaffThread,
+  async confirm(db, command, data) {
+    const thread = StaffThread.parse(data);
+    await patchClientFile(db, command, (file) => ({ ...file, threads: file.threads.map((t) => (t.id === thread.id ? thread : t)) }));
   },
 };
+
+const staffNote: CommandKindDef<NoteBody> = {
+  // By shape only, like every stored body (see commands.ts): what the server refused still opens in its form.
+  read: (command) => {
+    const body = StoredNote.safeParse(command.json);
+    return body.success ? body.data : null;
+  },
+  // The note stays on the client (and request) it was written on: only its text is edited.
+  validate: (command, body) => NoteBody.refine((note) => note.clientUid === command.target.id, 'A note stays on its client').safeParse(body),
+  payload: (_command, body) => ({ json: body }),
+  show: async () => undefined,
+  revert: async () => undefined,
+  answer: StaffNote,
+  async confirm(db, command, data) {
+    const note = StaffNote.parse(data);
+    await patchClientFile(db, command, (file) => ({ ...file, notes: [note, ...file.notes.filter((n) => n.id !== note.id)] }));
+    if (note.requestId) {
+      const copy = await db.staffRequests.get(note.requestId);
+      if (copy) await db.staffRequests.put({ ...copy, data: { ...copy.data, notes: [note, ...copy.data.notes.filter((n) => n.id !== note.id)] } });
+    }
+  },
+};
+
+export const staffCommandKinds: Pick<CommandKinds, 'staffReply' | 'staffNote'> = { staffReply, staffNote };
 
 async function patchClientFile(db: PortalDb, command: OutboxCommand, change: (file: ClientFile) => ClientFile): Promise<void> {
   const copy = await db.staffClients.get(command.target.id);
@@ -36,38 +61,17 @@ async function patchClientFile(db: PortalDb, command: OutboxCommand, change: (fi
 /** Queues a reply to a client's support thread; `clientUid` is whose file shows it. */
 export async function queueStaffReply(db: PortalDb, clientUid: string, threadId: string, subject: string, message: string): Promise<string> {
   const id = crypto.randomUUID();
-  await enqueue(
-    db,
-    {
-      id,
-      kind: 'staffReply',
-      label: `Reply: ${subject}`,
-      method: 'POST',
-      path: `/staff/threads/${encodeURIComponent(threadId)}/replies`,
-      json: { reply: { message } },
-      target: { table: 'staffClients', id: clientUid },
-    },
-    async () => undefined,
-  );
+  const path = `/staff/threads/${encodeURIComponent(threadId)}/replies`;
+  const command = { id, kind: 'staffReply' as const, label: `Reply: ${subject}`, method: 'POST' as const, path, target: { table: 'staffClients' as const, id: clientUid } };
+  await queueCommand(db, staffReply, command, { reply: { message } });
   return id;
 }
 
 /** Queues an internal note on a client or, with `requestId`, on one of their requests. */
 export async function queueStaffNote(db: PortalDb, clientUid: string, body: string, requestId?: string): Promise<string> {
   const id = crypto.randomUUID();
-  await enqueue(
-    db,
-    {
-      id,
-      kind: 'staffNote',
-      label: 'Internal note',
-      method: 'POST',
-      path: '/staff/notes',
-      json: { clientUid, body, ...(requestId ? { requestId } : {}) },
-      target: { table: 'staffClients', id: clientUid },
-    },
-    async () => undefined,
-  );
+  const command = { id, kind: 'staffNote' as const, label: 'Internal note', method: 'POST' as const, path: '/staff/notes', target: { table: 'staffClients' as const, id: clientUid } };
+  await queueCommand(db, staffNote, command, { clientUid, body, ...(requestId ? { requestId } : {}) });
   return id;
 }
 
@@ -76,19 +80,16 @@ export type QueuedStaffWrite =
   | { kind: 'staffReply'; command: OutboxCommand; threadId: string; message: string }
   | { kind: 'staffNote'; command: OutboxCommand; requestId: string | null; body: string };
 
-const replyPath = /^\/staff\/threads\/([^/]+)\/replies$/;
-
-/** Reads back what queueStaffReply / queueStaffNote stored; null for any other command. */
+/** Reads back what queueStaffReply / queueStaffNote stored, with their kinds' schemas; null for any other command. */
 export function readStaffCommand(command: OutboxCommand): QueuedStaffWrite | null {
   if (command.kind === 'staffReply') {
-    const threadId = replyPath.exec(command.path)?.[1];
-    const message = (command.json as { reply?: { message?: unknown } } | undefined)?.reply?.message;
-    return threadId && typeof message === 'string' ? { kind: 'staffReply', command, threadId: decodeURIComponent(threadId), message } : null;
+    const threadId = threadIdOf(command);
+    const body = staffReply.read(command);
+    return threadId && body ? { kind: 'staffReply', command, threadId, message: body.reply.message } : null;
   }
   if (command.kind === 'staffNote') {
-    const json = command.json as { body?: unknown; requestId?: unknown } | undefined;
-    if (typeof json?.body !== 'string') return null;
-    return { kind: 'staffNote', command, requestId: typeof json.requestId === 'string' ? json.requestId : null, body: json.body };
+    const body = staffNote.read(command);
+    return body ? { kind: 'staffNote', command, requestId: body.requestId ?? null, body: body.body } : null;
   }
   return null;
 }

@@ -2,9 +2,9 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { texts } from '../../domain/texts.ts';
-import { commandHandlers, queueContact } from './commands.ts';
+import { commandKinds, queueContact } from './commands.ts';
 import { type OutboxCommand, PortalDb } from './db.ts';
-import { type SenderDeps, sendNext } from './outbox.ts';
+import { type SenderDeps, sendNext } from './sync/sender.ts';
 import { ReplicaContext } from './replica.ts';
 import { getUiState, removeMessage } from './ui-state.ts';
 import { type QueueOutcome, refusedText, useQueuedCommand } from './use-queued-command.ts';
@@ -18,7 +18,7 @@ function json(status: number, body: unknown): Response {
 /** The real sender's step, with the server's answer scripted: what the outbox does between write and answer. */
 function serverAnswers(response: Response): SenderDeps {
   return {
-    handlers: commandHandlers,
+    kinds: commandKinds,
     getToken: async () => 'token',
     send: async () => response,
     now: Date.now,

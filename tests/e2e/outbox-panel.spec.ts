@@ -1,7 +1,9 @@
 // Issue 12, "Show": Retry, Edit and Discard from the outbox panel, and honest feedback, against the
-// `npm start` stack. The 4xx comes from the server's own rule, which the UI cannot check beforehand:
-// a refund asked for while the request looked In Progress on the device, but that staff rejected meanwhile
-// (409 NOT_REFUNDABLE). Counted on the server at the end: one refund for the edited command, none other.
+// `npm start` stack. The 4xx come from the server's own rules, which the UI cannot check beforehand: a refund
+// asked for while the request looked In Progress on the device, but that staff rejected meanwhile
+// (409 NOT_REFUNDABLE), and a refund queued offline while another one, asked from another device, waited for a
+// decision (409 REFUND_PENDING). Edit reopens the refund dialog itself, prefilled. Counted on the server at the
+// end: the other device's refund and the edited one; nothing for the discarded command or the refused attempts.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';
 import { bearer, createEmulatorUser, dataOf, DEMO, idToken, shot, signIn } from './support/fixtures.ts';
@@ -35,7 +37,7 @@ async function clientWithRequestsInProgress(request: APIRequestContext, email: s
     ids.push(created.id);
   }
   const reject = (id: string) => transition(id, { to: 'Rejected', reason: 'Closed by staff while the refund was on its way.' });
-  return { uid, ids, staffToken, reject };
+  return { uid, ids, clientToken, staffToken, reject };
 }
 
 /** Opens Refund from a row's menu and fills the dialog; returns the dialog, Send not clicked yet. */
@@ -51,13 +53,15 @@ async function fillRefund(page: Page, requestId: string, reason: string) {
 const refundAnswer = (page: Page, status: number) =>
   page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/refund') && r.status() === status, { timeout: 60_000 });
 
-test('a refused command: Retry still fails, Edit sends the fix once, Discard undoes the other', async ({ page, request }) => {
+test('a refused command: Retry still fails, Edit reopens the refund dialog and sends the fix once, Discard undoes the other', async ({ page, request }) => {
   test.setTimeout(240_000);
   const email = `outbox-panel-${Date.now()}@e2e.test`;
   const password = 'Victim#2026';
-  const { uid, ids, staffToken, reject } = await clientWithRequestsInProgress(request, email, password, 3);
-  const [first, second, third] = ids;
-  const editedReason = 'Edited in the outbox: the third case is the one to refund.';
+  const { uid, ids, clientToken, staffToken, reject } = await clientWithRequestsInProgress(request, email, password, 2);
+  const [first, second] = ids;
+  const firstReason = 'First try, refused once back online.';
+  const editedReason = 'Edited in the outbox, now that the other refund is decided.';
+  const staff = { headers: bearer(staffToken) };
 
   await signIn(page, email, password);
   await page.goto('/tool/track-master');
@@ -77,14 +81,17 @@ test('a refused command: Retry still fails, Edit sends the fix once, Discard und
   await refusedOnline.getByRole('button', { name: 'Cancel' }).click();
   await expect(refusedOnline).toHaveCount(0);
 
-  // Offline: saved on the device at once; staff reject the request before the device is back.
+  // Offline: saved on the device at once. Meanwhile the client asks for a refund of the same request from another device.
   await page.context().setOffline(true);
-  const offline = await fillRefund(page, first, 'First try, refused once back online.');
+  const offline = await fillRefund(page, first, firstReason);
   await offline.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByText(texts.sentWhenOnline).first()).toBeVisible();
   await expect(offline).toHaveCount(0);
   await expect(row(first).getByTestId('refund-badge')).toContainText(texts.waitingToSend);
-  await reject(first);
+  const otherReason = 'Asked from my phone.';
+  const other = await dataOf<{ id: string }>(
+    await request.post('/api/refund', { headers: bearer(clientToken), data: { refundRequest: { tool: 'TRACK_MASTER', processId: first, refundRequestType: 'FULL', reason: otherReason } } }),
+  );
   const refusedLater = refundAnswer(page, 409);
   await page.context().setOffline(false);
   await refusedLater;
@@ -93,34 +100,47 @@ test('a refused command: Retry still fails, Edit sends the fix once, Discard und
   await page.getByRole('button', { name: /^Outbox: 2 waiting to send$/ }).click();
   const items = page.getByRole('list', { name: 'Outbox' }).getByRole('listitem');
   await expect(items).toHaveCount(2);
-  for (const i of [0, 1]) {
-    await expect(items.nth(i).getByText('Failed', { exact: true })).toBeVisible();
-    await expect(items.nth(i).getByText(notRefundable)).toBeVisible();
+  const toDiscard = items.nth(0);
+  const toEdit = items.nth(1);
+  for (const [item, words] of [[toDiscard, notRefundable], [toEdit, texts.refundPending]] as const) {
+    await expect(item.getByText('Failed', { exact: true })).toBeVisible();
+    await expect(item.getByText(words)).toBeVisible();
   }
   await shot(page, 'outbox-panel-failed');
-  const toEdit = items.nth(1);
-  const toDiscard = items.nth(0);
 
-  // Retry sends the same refund again (a new key): the server refuses again, and the panel says so.
+  // Retry sends the same refund again (a new key): the other refund still waits, so the server refuses again.
   const retried = refundAnswer(page, 409);
   await toEdit.getByRole('button', { name: 'Retry' }).click();
   await retried;
   await expect(toEdit.getByText('Failed', { exact: true })).toBeVisible();
-  await expect(toEdit.getByText(notRefundable)).toBeVisible();
+  await expect(toEdit.getByText(texts.refundPending)).toBeVisible();
 
-  // Edit: point the refund at the request that can still be refunded, with a new reason; it is sent once.
+  // Staff decline the other device's refund: this one may now be asked for.
+  const file = () => request.get(`/api/staff/clients/${uid}`, staff);
+  const { refunds } = await dataOf<{ refunds: { id: string; version: number }[] }>(await file());
+  const version = refunds.find((r) => r.id === other.id)!.version;
+  await dataOf(await request.post(`/api/staff/refunds/${other.id}/decision`, { ...staff, data: { decision: 'decline', version, note: 'Asked twice.' } }));
+
+  // Edit opens the refund dialog itself, prefilled with what was queued; the reason is checked as in the dialog.
   await toEdit.getByRole('button', { name: 'Edit' }).click();
-  await toEdit.getByLabel('processId', { exact: true }).fill(third);
-  await toEdit.getByLabel('reason', { exact: true }).fill(editedReason);
+  const editor = page.getByRole('dialog', { name: 'Request Refund' });
+  await expect(editor.getByLabel('Reason')).toHaveValue(firstReason);
+  await expect(editor.locator('input[type=radio][value=PARTIAL]')).toBeChecked();
+  await shot(page, 'outbox-panel-edit');
+  await editor.getByLabel('Reason').fill('   ');
+  await editor.getByRole('button', { name: 'Save and send' }).click();
+  await expect(editor.getByText('Reason is required')).toBeVisible();
+  await editor.getByLabel('Reason').fill(editedReason);
+  await editor.getByText('Full refund').click();
   const accepted = refundAnswer(page, 201);
-  await toEdit.getByRole('button', { name: 'Save and send' }).click();
+  await editor.getByRole('button', { name: 'Save and send' }).click();
   const sent = await accepted;
-  expect(sent.request().postDataJSON()).toEqual({ refundRequest: { tool: 'TRACK_MASTER', processId: third, refundRequestType: 'PARTIAL', reason: editedReason } });
+  expect(sent.request().postDataJSON()).toEqual({ refundRequest: { tool: 'TRACK_MASTER', processId: first, refundRequestType: 'FULL', reason: editedReason } });
+  await expect(editor).toHaveCount(0);
   await expect(items).toHaveCount(1);
-  // The optimistic row gave way to the server's: on the third request now, sent, with the new reason.
-  await expect(row(third).getByTestId('refund-badge')).toHaveAttribute('data-refund-status', 'requested');
-  await expect(row(third).getByTestId('refund-badge')).toHaveAttribute('data-pending', 'false');
-  await expect(row(first).getByTestId('refund-badge')).toHaveCount(0);
+  // The optimistic row gave way to the server's: sent, with the new reason.
+  await expect(row(first).getByTestId('refund-badge')).toHaveAttribute('data-refund-status', 'requested');
+  await expect(row(first).getByTestId('refund-badge')).toHaveAttribute('data-pending', 'false');
 
   // Discard the other failed refund: its optimistic row goes, and the outbox is empty.
   await expect(row(second).getByTestId('refund-badge')).toHaveCount(1);
@@ -130,15 +150,19 @@ test('a refused command: Retry still fails, Edit sends the fix once, Discard und
   await expect(row(second).getByTestId('refund-badge')).toHaveCount(0);
   await page.getByRole('button', { name: 'Close', exact: true }).click();
 
-  await row(third).getByRole('button', { name: 'Actions' }).click();
+  await row(first).getByRole('button', { name: 'Actions' }).click();
   await page.getByRole('menuitem', { name: 'Request Details' }).click();
-  const section = page.getByTestId('refund-section');
-  await expect(section).toHaveCount(1);
-  await expect(section).toContainText(editedReason);
+  const sections = page.getByTestId('refund-section');
+  await expect(sections).toHaveCount(2);
+  await expect(sections.filter({ hasText: editedReason })).toHaveCount(1);
+  await expect(sections.filter({ hasText: firstReason })).toHaveCount(0);
 
-  // Counted on the server: exactly one refund, the edited one; nothing for the discarded or the first attempt.
-  const file = await dataOf<{ refunds: { processId: string; reason: string; status: string }[] }>(
-    await request.get(`/api/staff/clients/${uid}`, { headers: bearer(staffToken) }),
+  // Counted on the server: the other device's refund (declined) and the edited one; nothing for the discarded command.
+  const after = await dataOf<{ refunds: { processId: string; reason: string; status: string }[] }>(await file());
+  expect(after.refunds.map((r) => [r.processId, r.reason, r.status]).sort()).toEqual(
+    [
+      [first, editedReason, 'requested'],
+      [first, otherReason, 'declined'],
+    ].sort(),
   );
-  expect(file.refunds.map((r) => [r.processId, r.reason, r.status])).toEqual([[third, editedReason, 'requested']]);
 });

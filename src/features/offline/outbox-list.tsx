@@ -1,10 +1,11 @@
-import { Badge, Box, Button, Field, HStack, Input, Stack, Text } from '@chakra-ui/react';
-import { useState } from 'react';
+import { Badge, Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
+import { type ComponentType, useState } from 'react';
 import { formatDate } from '../../../domain/format.ts';
 import { texts } from '../../../domain/texts.ts';
-import type { OutboxCommand, PortalDb } from '../../lib/db.ts';
-import { discardCommand, replaceCommandPayload, retryCommand } from '../../lib/outbox.ts';
-import { editableFields, withEditedFields } from './command-fields.ts';
+import type { CommandBodies } from '../../lib/command-kind.ts';
+import { type CommandEditorProps, type CommandEditors, useCommandEditors } from '../../lib/command-editors.ts';
+import type { CommandKind, OutboxCommand, PortalDb } from '../../lib/db.ts';
+import { discardCommand, editCommand, readCommandBody, retryCommand } from '../../lib/outbox-actions.ts';
 
 const statusText: Record<OutboxCommand['status'], string> = {
   pending: texts.waitingToSend,
@@ -17,7 +18,8 @@ export function OutboxList({ db, commands }: { db: PortalDb; commands: OutboxCom
   return (
     <Stack gap="3" as="ul" listStyleType="none" aria-label="Outbox">
       {commands.map((command) => (
-        <Box as="li" key={command.id} borderWidth="1px" borderColor="portal.border" borderRadius="l2" p="3">
+        // Keyed by its place in the queue: Retry and Edit give a command a new id, not a new place.
+        <Box as="li" key={command.seq} borderWidth="1px" borderColor="portal.border" borderRadius="l2" p="3">
           <OutboxItem db={db} command={command} />
         </Box>
       ))}
@@ -27,7 +29,10 @@ export function OutboxList({ db, commands }: { db: PortalDb; commands: OutboxCom
 
 function OutboxItem({ db, command }: { db: PortalDb; command: OutboxCommand }) {
   const [editing, setEditing] = useState(false);
+  const editors = useCommandEditors();
   const seq = command.seq!;
+  // Only a failed command is edited (the server said why), and only one whose body this app can read back.
+  const editable = command.status === 'failed' && editors !== null && readCommandBody(command) !== null;
   return (
     <Stack gap="2">
       <HStack justify="space-between" align="start">
@@ -43,62 +48,35 @@ function OutboxItem({ db, command }: { db: PortalDb; command: OutboxCommand }) {
           {command.error}
         </Text>
       )}
-      {editing ? (
-        <EditForm
-          command={command}
-          onCancel={() => setEditing(false)}
-          onSave={async (fields) => {
-            await replaceCommandPayload(db, seq, { id: crypto.randomUUID(), ...withEditedFields(command, fields) });
-            setEditing(false);
-          }}
-        />
-      ) : (
-        <HStack gap="2" wrap="wrap">
-          <Button size="xs" colorPalette="brand" onClick={() => void retryCommand(db, seq)}>
-            Retry
+      <HStack gap="2" wrap="wrap">
+        <Button size="xs" colorPalette="brand" onClick={() => void retryCommand(db, seq)}>
+          Retry
+        </Button>
+        {editable && (
+          <Button size="xs" variant="outline" onClick={() => setEditing(true)}>
+            Edit
           </Button>
-          {command.status === 'failed' && editableFields(command).length > 0 && (
-            <Button size="xs" variant="outline" onClick={() => setEditing(true)}>
-              Edit
-            </Button>
-          )}
-          {/* While it is on the wire the server may already have it: discarding then would only hide it. */}
-          {command.status !== 'sending' && (
-            <Button size="xs" variant="ghost" colorPalette="red" onClick={() => void discardCommand(db, seq)}>
-              Discard
-            </Button>
-          )}
-        </HStack>
-      )}
+        )}
+        {/* While it is on the wire the server may already have it: discarding then would only hide it. */}
+        {command.status !== 'sending' && (
+          <Button size="xs" variant="ghost" colorPalette="red" onClick={() => void discardCommand(db, seq)}>
+            Discard
+          </Button>
+        )}
+      </HStack>
+      {editing && editors && <Editor db={db} editors={editors} command={command} kind={command.kind} onClose={() => setEditing(false)} />}
     </Stack>
   );
 }
 
-function EditForm({ command, onSave, onCancel }: { command: OutboxCommand; onSave(fields: Record<string, string>): Promise<void>; onCancel(): void }) {
-  const [values, setValues] = useState(() => Object.fromEntries(editableFields(command).map((f) => [f.key, String(f.value ?? '')])));
-  return (
-    <Stack
-      as="form"
-      gap="2"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void onSave(values);
-      }}
-    >
-      {Object.entries(values).map(([key, value]) => (
-        <Field.Root key={key}>
-          <Field.Label>{key}</Field.Label>
-          <Input size="sm" value={value} onChange={(e) => setValues({ ...values, [key]: e.target.value })} />
-        </Field.Root>
-      ))}
-      <HStack>
-        <Button size="xs" colorPalette="brand" type="submit">
-          Save and send
-        </Button>
-        <Button size="xs" variant="ghost" onClick={onCancel}>
-          Cancel
-        </Button>
-      </HStack>
-    </Stack>
-  );
+/** The feature's own form for this kind, prefilled with the command's body; saving replaces the command. */
+function Editor<K extends CommandKind>({ db, editors, command, kind, onClose }: { db: PortalDb; editors: CommandEditors; command: OutboxCommand; kind: K; onClose(): void }) {
+  const body = readCommandBody({ ...command, kind });
+  if (!body) return null;
+  const Form: ComponentType<CommandEditorProps<K>> = editors[kind];
+  const save = async (edited: CommandBodies[K]) => {
+    await editCommand(db, command.seq!, kind, edited);
+    onClose();
+  };
+  return <Form command={command} body={body} onSave={save} onClose={onClose} />;
 }

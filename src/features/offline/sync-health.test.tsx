@@ -3,12 +3,18 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PortalDb } from '../../lib/db.ts';
 import { ReplicaContext } from '../../lib/replica.ts';
-import { type SyncHealth, recordSyncError } from '../../lib/sync.ts';
+import { type SyncHealth, recordSyncError } from '../../lib/sync/health.ts';
+import { createSyncEngine } from '../../lib/sync/engine.ts';
+import { REJECTED_ROWS_KEY } from '../../lib/sync/pull.ts';
+import { SENDER_ERROR_KEY } from '../../lib/sync/sender.ts';
+import { STAFF_SYNC_ERROR_KEY } from '../../lib/sync/staff-pull.ts';
+import { SyncEngineContext } from '../../lib/sync/use-sync-engine.ts';
 import { OfflineIndicator } from './offline-indicator.tsx';
-import { SyncHealthView, formatSyncedAt } from './sync-health.tsx';
+import { SyncHealthView, formatSyncedAt, syncProblems } from './sync-health.tsx';
 
 const system = createSystem(defaultConfig);
 const at = (iso: string) => new Date(iso).getTime();
+const healthy: SyncHealth = { lastSyncedAt: null, error: null, staffError: null, senderError: null, rejectedRows: [] };
 
 function renderView(health: SyncHealth, online = true, onRetry = vi.fn(async () => null)) {
   render(
@@ -29,12 +35,12 @@ describe('sync health', () => {
   });
 
   it('says when the device last synced', () => {
-    renderView({ lastSyncedAt: Date.now(), error: null });
+    renderView({ ...healthy, lastSyncedAt: Date.now() });
     expect(screen.getByTestId('last-synced').textContent).toMatch(/^Last synced \d\d:\d\d$/);
   });
 
   it("shows Can't sync with the reason and a Retry that pulls again", async () => {
-    const onRetry = renderView({ lastSyncedAt: at('2026-03-03T10:15:00'), error: { message: 'Request failed (500)', at: Date.now() } });
+    const onRetry = renderView({ ...healthy, lastSyncedAt: at('2026-03-03T10:15:00'), error: { message: 'Request failed (500)', at: Date.now() } });
     expect(screen.queryByTestId('last-synced')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: "Can't sync: show details" }));
     expect(await screen.findByText("Can't sync: Request failed (500)")).toBeTruthy();
@@ -44,7 +50,7 @@ describe('sync health', () => {
   });
 
   it('leaves an older error to the Offline badge while offline', () => {
-    renderView({ lastSyncedAt: Date.now(), error: { message: 'Request failed (500)', at: Date.now() } }, false);
+    renderView({ ...healthy, lastSyncedAt: Date.now(), error: { message: 'Request failed (500)', at: Date.now() } }, false);
     expect(screen.queryByRole('button', { name: "Can't sync: show details" })).toBeNull();
     expect(screen.getByTestId('last-synced')).toBeTruthy();
   });
@@ -56,7 +62,9 @@ describe('sync health', () => {
       render(
         <ChakraProvider value={system}>
           <ReplicaContext.Provider value={db}>
-            <OfflineIndicator />
+            <SyncEngineContext.Provider value={createSyncEngine(db)}>
+              <OfflineIndicator />
+            </SyncEngineContext.Provider>
           </ReplicaContext.Provider>
         </ChakraProvider>,
       );
@@ -64,6 +72,53 @@ describe('sync health', () => {
       await waitFor(() => expect(screen.getByRole('button', { name: "Can't sync: show details" })).toBeTruthy());
       await act(() => db.meta.delete('syncError'));
       await waitFor(() => expect(screen.queryByRole('button', { name: "Can't sync: show details" })).toBeNull());
+    } finally {
+      db.close();
+      await db.delete();
+    }
+  });
+
+  it('says in plain words that rows were set aside, and that Retry reads them again', async () => {
+    const onRetry = renderView({ ...healthy, lastSyncedAt: Date.now(), rejectedRows: [{ table: 'requests', id: 'r1', reason: 'status: unknown value', at: 1 }] }, false);
+    fireEvent.click(screen.getByRole('button', { name: "Can't sync: show details" }));
+    expect(await screen.findByText('1 update from the server could not be read by this version of the app and was set aside. Retry reads it again.')).toBeTruthy();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Retry' })));
+    expect(onRetry).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows the sender's error and the staff feed's error, the latter only online", async () => {
+    const health = { ...healthy, senderError: { message: 'QuotaExceededError', at: 1 }, staffError: { message: 'Staff only', at: 1 } };
+    expect(syncProblems(health, true)).toEqual(["Can't update the staff workspace: Staff only", "Can't send what is saved on this device: QuotaExceededError"]);
+    expect(syncProblems(health, false)).toEqual(["Can't send what is saved on this device: QuotaExceededError"]);
+    expect(syncProblems({ ...healthy, rejectedRows: [1, 2].map((n) => ({ table: 'requests', reason: 'x', at: n })) }, true)).toEqual([
+      '2 updates from the server could not be read by this version of the app and were set aside. Retry reads them again.',
+    ]);
+  });
+
+  it("the toolbar's status corner shows rows set aside, a sender error and a staff pull error as they are recorded", async () => {
+    const db = new PortalDb(`test-${Math.random()}`);
+    await db.open();
+    try {
+      render(
+        <ChakraProvider value={system}>
+          <ReplicaContext.Provider value={db}>
+            <SyncEngineContext.Provider value={createSyncEngine(db)}>
+              <OfflineIndicator />
+            </SyncEngineContext.Provider>
+          </ReplicaContext.Provider>
+        </ChakraProvider>,
+      );
+      const details = () => screen.queryByRole('button', { name: "Can't sync: show details" });
+      for (const [key, value] of [
+        [REJECTED_ROWS_KEY, [{ table: 'requests', id: 'r1', reason: 'unknown status', at: 1 }]],
+        [SENDER_ERROR_KEY, { message: 'QuotaExceededError', at: 1 }],
+        [STAFF_SYNC_ERROR_KEY, { message: 'Staff only', at: 1 }],
+      ] as const) {
+        await act(() => db.meta.put({ key, value }));
+        await waitFor(() => expect(details()).toBeTruthy());
+        await act(() => db.meta.delete(key));
+        await waitFor(() => expect(details()).toBeNull());
+      }
     } finally {
       db.close();
       await db.delete();

@@ -2,9 +2,9 @@ import { Box, Button, Popover, Portal, Stack, Text } from '@chakra-ui/react';
 import dayjs from 'dayjs';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { CloudAlert } from 'lucide-react';
-import { pullEverything } from '../../lib/data-services.ts';
 import type { PortalDb } from '../../lib/db.ts';
-import { type SyncHealth, readSyncHealth } from '../../lib/sync.ts';
+import { type SyncHealth, readSyncHealth } from '../../lib/sync/health.ts';
+import { useSyncEngine } from '../../lib/sync/use-sync-engine.ts';
 import { useOneAtATime } from '../../lib/use-one-at-a-time.ts';
 
 /** "14:05" today, "03/02/2026 14:05" on another day: the spec's date format, with the time a pull needs. */
@@ -13,21 +13,44 @@ export function formatSyncedAt(at: number, now: number = Date.now()): string {
   return when.isSame(now, 'day') ? when.format('HH:mm') : when.format('DD/MM/YYYY HH:mm');
 }
 
-/** The replica's sync health from Dexie, so a failing background pull shows up here as soon as it is recorded. */
+/** The replica's sync health from Dexie, so a failing background pull or send shows up here as soon as it is recorded. */
 export function SyncHealthStatus({ db, online }: { db: PortalDb; online: boolean }) {
+  const engine = useSyncEngine();
   const health = useLiveQuery(() => readSyncHealth(db), [db]);
-  return <SyncHealthView health={health} online={online} onRetry={() => pullEverything(db)} />;
+  return <SyncHealthView health={health} online={online} onRetry={engine.retry} />;
+}
+
+/** "1 update", "3 updates". */
+function updates(n: number): string {
+  return n === 1 ? '1 update' : `${n} updates`;
 }
 
 /**
- * Quiet when all is well: "Last synced 14:05" on wide screens. When the last pull reached the server and failed,
- * a "Can't sync" button opens the reason and Retry. Offline, the Offline badge already says why nothing moves,
- * so an older error waits for the pull the reconnection starts.
+ * What keeps the device from being up to date, in plain words, most pressing first. Offline, the Offline badge
+ * already says why nothing is pulled, so older pull errors wait for the pull the reconnection starts; what the
+ * device itself could not do (send, read a row) is said offline too.
+ */
+export function syncProblems(health: SyncHealth, online: boolean): string[] {
+  const problems: string[] = [];
+  if (online && health.error) problems.push(`Can't sync: ${health.error.message}`);
+  if (online && health.staffError) problems.push(`Can't update the staff workspace: ${health.staffError.message}`);
+  if (health.senderError) problems.push(`Can't send what is saved on this device: ${health.senderError.message}`);
+  const rejected = health.rejectedRows.length;
+  if (rejected > 0) {
+    problems.push(`${updates(rejected)} from the server could not be read by this version of the app and ${rejected === 1 ? 'was' : 'were'} set aside. Retry reads ${rejected === 1 ? 'it' : 'them'} again.`);
+  }
+  return problems;
+}
+
+/**
+ * Quiet when all is well: "Last synced 14:05" on wide screens. When something keeps the device from being up to
+ * date, a "Can't sync" button opens the reasons and Retry.
  */
 export function SyncHealthView({ health, online, onRetry }: { health: SyncHealth | undefined; online: boolean; onRetry(): Promise<unknown> }) {
   if (!health) return null;
   const lastSynced = health.lastSyncedAt === null ? null : `Last synced ${formatSyncedAt(health.lastSyncedAt)}`;
-  if (health.error && online) return <CantSync message={health.error.message} lastSynced={lastSynced} onRetry={onRetry} />;
+  const problems = syncProblems(health, online);
+  if (problems.length > 0) return <CantSync problems={problems} lastSynced={lastSynced} onRetry={onRetry} />;
   if (!lastSynced) return null;
   return (
     <Text fontSize="xs" color="fg.muted" whiteSpace="nowrap" display={{ base: 'none', md: 'block' }} data-testid="last-synced">
@@ -36,7 +59,7 @@ export function SyncHealthView({ health, online, onRetry }: { health: SyncHealth
   );
 }
 
-function CantSync({ message, lastSynced, onRetry }: { message: string; lastSynced: string | null; onRetry(): Promise<unknown> }) {
+function CantSync({ problems, lastSynced, onRetry }: { problems: string[]; lastSynced: string | null; onRetry(): Promise<unknown> }) {
   // One retry at a time, even on a double click within one frame.
   const { running: retrying, once } = useOneAtATime();
   const retry = () => once(onRetry);
@@ -56,9 +79,11 @@ function CantSync({ message, lastSynced, onRetry }: { message: string; lastSynce
           <Popover.Content width="300px" maxWidth="calc(100vw - 16px)">
             <Popover.Body p="4">
               <Stack gap="2" role="status">
-                <Text fontWeight="medium" wordBreak="break-word">
-                  Can't sync: {message}
-                </Text>
+                {problems.map((problem) => (
+                  <Text key={problem} fontWeight="medium" wordBreak="break-word">
+                    {problem}
+                  </Text>
+                ))}
                 <Text fontSize="sm" color="fg.muted">
                   {lastSynced ? `${lastSynced}. ` : ''}What you see is the copy saved on this device.
                 </Text>

@@ -1,11 +1,12 @@
 import { Badge, Box, Button, Collapsible, Field, HStack, Stack, Text, Textarea } from '@chakra-ui/react';
-import dayjs from 'dayjs';
 import { ChevronDown } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { formatDate } from '../../../../domain/format.ts';
+import { formatDate, formatDateTime } from '../../../../domain/format.ts';
 import { ReplyBody } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
+import { TextEditDialog } from '../../../components/text-edit-dialog.tsx';
 import { iconSize } from '../../../components/theme-tokens.ts';
+import type { CommandEditorProps } from '../../../lib/command-editors.ts';
 import { queueContactReply } from '../../../lib/commands.ts';
 import type { LocalContactReply, LocalContactRequest } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';
@@ -115,7 +116,7 @@ function Reply({ reply }: { reply: LocalContactReply }) {
         </Text>
         <Text asChild fontSize="xs" color="fg.muted">
           <time dateTime={reply.createdAt}>
-            {formatDate(reply.createdAt)} {dayjs(reply.createdAt).format('HH:mm')}
+            {formatDateTime(reply.createdAt)}
           </time>
         </Text>
       </HStack>
@@ -137,6 +138,21 @@ export function replyError(message: string): string | null {
   if (parsed.success) return null;
   const text = parsed.error.issues[0]?.message ?? 'Message is invalid';
   return text[0].toUpperCase() + text.slice(1);
+}
+
+/** The outbox's Edit of a refused reply: the same field and check, prefilled. */
+export function ContactReplyEditDialog({ body, onSave, onClose }: CommandEditorProps<'contactReply'>) {
+  return (
+    <TextEditDialog
+      title="Edit reply"
+      label="Your reply"
+      initial={body.reply.message}
+      max={replyMax}
+      errorOf={replyError}
+      onSave={(message) => onSave({ reply: { message } })}
+      onClose={onClose}
+    />
+  );
 }
 
 function ReplyForm({ thread }: { thread: LocalContactRequest }) {

@@ -3,9 +3,8 @@ import { Box, Button, Field, HStack, Input, Progress, Stack, Text } from '@chakr
 import { CircleAlert, CircleCheck } from 'lucide-react';
 import { texts } from '../../../../domain/texts.ts';
 import { Popup } from '../../../components/popup.tsx';
-import { requestPull } from '../../../lib/data-services.ts';
+import { useSyncEngine } from '../../../lib/sync/use-sync-engine.ts';
 import { getIdToken } from '../../../lib/firebase.ts';
-import { useReplica } from '../../../lib/replica.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
 import { useOnlineAction } from '../../../lib/use-online-action.ts';
 import { type UploadOutcome, formatSize, uploadFile } from './upload-file.ts';
@@ -33,7 +32,7 @@ interface Entry {
  * gets its own progress bar and its own result. Online-only: the outbox does not carry large blobs.
  */
 export function UploadFilesModal({ open, onClose }: { open: boolean; onClose(): void }) {
-  const db = useReplica();
+  const engine = useSyncEngine();
   const [entries, setEntries] = useState<Entry[]>([]);
   const { running: busy, run } = useOnlineAction();
   const abortRef = useRef<AbortController | null>(null);
@@ -79,7 +78,7 @@ export function UploadFilesModal({ open, onClose }: { open: boolean; onClose(): 
     if (!done?.ok || controller.signal.aborted) return;
     abortRef.current = null;
     report(done.value);
-    if (done.value.some((o) => o.ok)) void requestPull(db);
+    if (done.value.some((o) => o.ok)) void engine.requestPull();
     if (inputRef.current) inputRef.current.value = '';
   }
 

@@ -5,7 +5,10 @@ import { type FormEvent, useState } from 'react';
 import { fraudTypeLabel, fraudTypes } from '../../../../domain/enums.ts';
 import { InitialFormFields } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
+import { EditRefused } from '../../../components/edit-refused.tsx';
 import { PageCard } from '../../../components/page-card.tsx';
+import { Popup } from '../../../components/popup.tsx';
+import { type CommandEditorProps, saveAndSendLabel, useSaveEdit } from '../../../lib/command-editors.ts';
 import { queueInitialForm } from '../../../lib/commands.ts';
 import { displayName, useProfile, useReplica } from '../../../lib/replica.ts';
 import { isAccepted, useQueuedCommand } from '../../../lib/use-queued-command.ts';
@@ -47,6 +50,18 @@ export function fieldErrors(value: unknown): Errors {
   return errors;
 }
 
+/** The form's strings for a stored initial form: the outbox's Edit opens prefilled with them. */
+export function toFormValues(form: InitialFormFields): Record<FieldKey, string> {
+  return {
+    moneyLost: String(form.moneyLost),
+    lastFundsTransfer: dayjs(form.lastFundsTransfer).format('YYYY-MM-DDTHH:mm'),
+    fraudType: form.fraudType,
+    fraudUrl: form.fraudUrl,
+  };
+}
+
+const emptyValues: Record<FieldKey, string> = { moneyLost: '', lastFundsTransfer: '', fraudType: '', fraudUrl: '' };
+
 /**
  * /initial-form: the one-time form (its route sends a user who filled it to /). It goes through the outbox,
  * so it is accepted offline too.
@@ -55,9 +70,53 @@ export function InitialFormPage() {
   const db = useReplica();
   const profile = useProfile();
   const navigate = useNavigate();
-  const [values, setValues] = useState<Record<FieldKey, string>>({ moneyLost: '', lastFundsTransfer: '', fraudType: '', fraudUrl: '' });
-  const [errors, setErrors] = useState<Errors>({});
   const { queuing, queue } = useQueuedCommand();
+
+  const submit = async (form: InitialFormFields) => {
+    const write = () => queueInitialForm(db, db.uid, form);
+    // Refused by the server: the user stays on the form with the server's words instead of being sent away.
+    if (isAccepted(await queue(write, { sent: texts.initialFormFilled, failed: texts.initialFormFailed }))) await navigate({ to: '/' });
+  };
+
+  return (
+    <PageCard title="Initial form" intro="Tell us about the fraud so that we can start working on your case." maxWidth="720px">
+      <InitialForm initial={emptyValues} name={displayName(profile)} busy={queuing} submitLabel="Submit" onSubmit={submit} />
+    </PageCard>
+  );
+}
+
+/** The outbox's Edit of a refused initial form: the same form, prefilled; the name stays the one it was sent with. */
+export function InitialFormEditDialog({ body, onSave, onClose }: CommandEditorProps<'initialForm'>) {
+  const { busy, refused, save } = useSaveEdit(onSave);
+  return (
+    <Popup open onClose={onClose} title="Initial form">
+      <InitialForm
+        initial={toFormValues(body.initialForm)}
+        name={body.initialForm.name}
+        busy={busy}
+        submitLabel={saveAndSendLabel}
+        onSubmit={async (initialForm) => void (await save({ initialForm }))}
+      />
+      <EditRefused text={refused} />
+    </Popup>
+  );
+}
+
+function InitialForm({
+  initial,
+  name,
+  busy,
+  submitLabel,
+  onSubmit,
+}: {
+  initial: Record<FieldKey, string>;
+  name: string;
+  busy: boolean;
+  submitLabel: string;
+  onSubmit(form: InitialFormFields): Promise<void>;
+}) {
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<Errors>({});
 
   const set = (key: FieldKey) => (value: string) => {
     setValues((v) => ({ ...v, [key]: value }));
@@ -66,53 +125,49 @@ export function InitialFormPage() {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const payload = toInitialForm(values, displayName(profile));
-    const found = fieldErrors(payload);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    const write = () => queueInitialForm(db, db.uid, InitialFormFields.parse(payload));
-    // Refused by the server: the user stays on the form with the server's words instead of being sent away.
-    if (isAccepted(await queue(write, { sent: texts.initialFormFilled, failed: texts.initialFormFailed }))) await navigate({ to: '/' });
+    const payload = toInitialForm(values, name);
+    setErrors(fieldErrors(payload));
+    // The schema that gave the errors gives the form's values as the command carries them.
+    const parsed = InitialFormFields.safeParse(payload);
+    if (parsed.success) await onSubmit(parsed.data);
   };
 
   return (
-    <PageCard title="Initial form" intro="Tell us about the fraud so that we can start working on your case." maxWidth="720px">
-      <form onSubmit={(e) => void submit(e)} noValidate>
-        <Stack gap="4">
-          <Field.Root invalid={!!errors.moneyLost}>
-            <Field.Label>{labels.moneyLost}</Field.Label>
-            <Input type="number" inputMode="decimal" min={0} step="any" value={values.moneyLost} onChange={(e) => set('moneyLost')(e.target.value)} />
-            <Field.ErrorText>{errors.moneyLost}</Field.ErrorText>
-          </Field.Root>
-          <Field.Root invalid={!!errors.lastFundsTransfer} required>
-            <Field.Label>{labels.lastFundsTransfer}</Field.Label>
-            <Input type="datetime-local" value={values.lastFundsTransfer} onChange={(e) => set('lastFundsTransfer')(e.target.value)} />
-            <Field.ErrorText>{errors.lastFundsTransfer}</Field.ErrorText>
-          </Field.Root>
-          <Field.Root invalid={!!errors.fraudType} required>
-            <Field.Label>{labels.fraudType}</Field.Label>
-            <NativeSelect.Root>
-              <NativeSelect.Field placeholder="Select the fraud type" value={values.fraudType} onChange={(e) => set('fraudType')(e.target.value)}>
-                {fraudTypes.map((t) => (
-                  <option key={t} value={t}>
-                    {fraudTypeLabel[t]}
-                  </option>
-                ))}
-              </NativeSelect.Field>
-              <NativeSelect.Indicator />
-            </NativeSelect.Root>
-            <Field.ErrorText>{errors.fraudType}</Field.ErrorText>
-          </Field.Root>
-          <Field.Root invalid={!!errors.fraudUrl} required>
-            <Field.Label>{labels.fraudUrl}</Field.Label>
-            <Input type="text" inputMode="url" autoComplete="off" value={values.fraudUrl} onChange={(e) => set('fraudUrl')(e.target.value)} />
-            <Field.ErrorText>{errors.fraudUrl}</Field.ErrorText>
-          </Field.Root>
-          <Button type="submit" colorPalette="brand" loading={queuing} alignSelf="flex-start">
-            Submit
-          </Button>
-        </Stack>
-      </form>
-    </PageCard>
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <Stack gap="4">
+        <Field.Root invalid={!!errors.moneyLost}>
+          <Field.Label>{labels.moneyLost}</Field.Label>
+          <Input type="number" inputMode="decimal" min={0} step="any" value={values.moneyLost} onChange={(e) => set('moneyLost')(e.target.value)} />
+          <Field.ErrorText>{errors.moneyLost}</Field.ErrorText>
+        </Field.Root>
+        <Field.Root invalid={!!errors.lastFundsTransfer} required>
+          <Field.Label>{labels.lastFundsTransfer}</Field.Label>
+          <Input type="datetime-local" value={values.lastFundsTransfer} onChange={(e) => set('lastFundsTransfer')(e.target.value)} />
+          <Field.ErrorText>{errors.lastFundsTransfer}</Field.ErrorText>
+        </Field.Root>
+        <Field.Root invalid={!!errors.fraudType} required>
+          <Field.Label>{labels.fraudType}</Field.Label>
+          <NativeSelect.Root>
+            <NativeSelect.Field placeholder="Select the fraud type" value={values.fraudType} onChange={(e) => set('fraudType')(e.target.value)}>
+              {fraudTypes.map((t) => (
+                <option key={t} value={t}>
+                  {fraudTypeLabel[t]}
+                </option>
+              ))}
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+          <Field.ErrorText>{errors.fraudType}</Field.ErrorText>
+        </Field.Root>
+        <Field.Root invalid={!!errors.fraudUrl} required>
+          <Field.Label>{labels.fraudUrl}</Field.Label>
+          <Input type="text" inputMode="url" autoComplete="off" value={values.fraudUrl} onChange={(e) => set('fraudUrl')(e.target.value)} />
+          <Field.ErrorText>{errors.fraudUrl}</Field.ErrorText>
+        </Field.Root>
+        <Button type="submit" colorPalette="brand" loading={busy} alignSelf="flex-start">
+          {submitLabel}
+        </Button>
+      </Stack>
+    </form>
   );
 }

@@ -3,19 +3,18 @@ import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { texts } from '../../../../domain/texts.ts';
 import { iconSize } from '../../../components/theme-tokens.ts';
-import { requestPull } from '../../../lib/data-services.ts';
-import { useReplica } from '../../../lib/replica.ts';
+import { useSyncEngine } from '../../../lib/sync/use-sync-engine.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
 
 /** Pulls the replica again; a pull that reached the server and failed says so (offline, the device copy simply stays). */
 export function RefreshRequestsButton() {
-  const db = useReplica();
+  const engine = useSyncEngine();
   const [refreshing, setRefreshing] = useState(false);
 
   async function refresh() {
     setRefreshing(true);
     try {
-      if (await requestPull(db)) showMessage(texts.dashboardLoadFailed, 'error');
+      if (await engine.requestPull()) showMessage(texts.dashboardLoadFailed, 'error');
     } finally {
       setRefreshing(false);
     }

@@ -1,7 +1,10 @@
 import { Button, Center, Field, RadioGroup, Spinner, Stack, Text, Textarea } from '@chakra-ui/react';
 import { useState } from 'react';
 import { refundTypeLabel, refundTypes } from '../../../../domain/enums.ts';
+import { RefundBody } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
+import { type CommandEditorProps, saveAndSendLabel, useSaveEdit } from '../../../lib/command-editors.ts';
+import { EditRefused } from '../../../components/edit-refused.tsx';
 import { queueRefund } from '../../../lib/commands.ts';
 import type { LocalRequest } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';
@@ -54,23 +57,64 @@ function RefundContent({ request, onClose }: { request: LocalRequest; onClose():
   return <RefundForm request={request} onClose={onClose} />;
 }
 
+type RefundFields = Pick<RefundBody['refundRequest'], 'reason' | 'refundRequestType'>;
+
 function RefundForm({ request, onClose }: { request: LocalRequest; onClose(): void }) {
   const db = useReplica();
-  const [reason, setReason] = useState('');
-  const [type, setType] = useState<RefundType | ''>('');
-  const [touched, setTouched] = useState(false);
   const { queuing, queue } = useQueuedCommand();
-  const reasonError = reason.trim() === '' ? 'Reason is required' : null;
+
+  async function submit(fields: RefundFields) {
+    const refund = { tool: request.productRequestType, processId: request.id, ...fields };
+    const toolName = toolOf(request)?.header ?? request.productRequestType;
+    // Refused by the server: the dialog stays, so the user reads why (the outbox offers Edit and Discard).
+    if (isAccepted(await queue(() => queueRefund(db, refund, toolName), { sent: texts.refundSent }))) onClose();
+  }
+  return <RefundFieldsForm initial={null} busy={queuing} submitLabel="Send" onSubmit={submit} onCancel={onClose} />;
+}
+
+/** The outbox's Edit of a refused refund: the same form, prefilled; the request it is for stays the same. */
+export function RefundEditDialog({ body, onSave, onClose }: CommandEditorProps<'refund'>) {
+  const { busy, refused, save } = useSaveEdit(onSave);
+  const submit = async (fields: RefundFields) => void (await save({ refundRequest: { ...body.refundRequest, ...fields } }));
+  return (
+    <Popup open onClose={onClose} title="Request Refund">
+      <RefundFieldsForm initial={body.refundRequest} busy={busy} submitLabel={saveAndSendLabel} onSubmit={submit} onCancel={onClose} />
+      <EditRefused text={refused} />
+    </Popup>
+  );
+}
+
+/** The reason error as RefundBody gives it ("reason must be at most 1000 characters"), in the form's words. */
+function reasonErrorOf(reason: string): string | null {
+  if (reason.trim() === '') return 'Reason is required';
+  const parsed = RefundBody.shape.refundRequest.shape.reason.safeParse(reason);
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Reason is invalid').replace(/^reason/, 'Reason');
+}
+
+function RefundFieldsForm({
+  initial,
+  busy,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  initial: RefundFields | null;
+  busy: boolean;
+  submitLabel: string;
+  onSubmit(fields: RefundFields): Promise<void>;
+  onCancel(): void;
+}) {
+  const [reason, setReason] = useState(initial?.reason ?? '');
+  const [type, setType] = useState<RefundType | ''>(initial?.refundRequestType ?? '');
+  const [touched, setTouched] = useState(false);
+  const reasonError = reasonErrorOf(reason);
   const typeError = type === '' ? 'Refund type is required' : null;
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     setTouched(true);
     if (reasonError || typeError || type === '') return;
-    const refund = { tool: request.productRequestType, processId: request.id, refundRequestType: type, reason: reason.trim() };
-    const toolName = toolOf(request)?.header ?? request.productRequestType;
-    // Refused by the server: the dialog stays, so the user reads why (the outbox offers Edit and Discard).
-    if (isAccepted(await queue(() => queueRefund(db, refund, toolName), { sent: texts.refundSent }))) onClose();
+    await onSubmit({ refundRequestType: type, reason: reason.trim() });
   }
 
   return (
@@ -101,11 +145,11 @@ function RefundForm({ request, onClose }: { request: LocalRequest; onClose(): vo
           <Field.ErrorText>{typeError}</Field.ErrorText>
         </Field.Root>
         <Stack direction="row" justify="flex-end" gap="3">
-          <Button variant="outline" onClick={onClose}>
+          <Button variant="outline" onClick={onCancel}>
             Cancel
           </Button>
-          <Button type="submit" colorPalette="brand" loading={queuing}>
-            Send
+          <Button type="submit" colorPalette="brand" loading={busy}>
+            {submitLabel}
           </Button>
         </Stack>
       </Stack>

@@ -4,9 +4,12 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { capitalise } from '../../../../domain/format.ts';
 import { BIGTEXT_MAX, BIGTEXT_ROWS, type ToolDefinition, type ToolField } from '../../../../domain/tools.ts';
+import { EditRefused } from '../../../components/edit-refused.tsx';
 import { Popup } from '../../../components/popup.tsx';
+import { type CommandEditorProps, saveAndSendLabel, useSaveEdit } from '../../../lib/command-editors.ts';
+import { toolOfCommand } from '../../../lib/commands.ts';
 import { type PurchaseDraft, type SubmitOutcome, purchaseMachine } from './purchase.machine.ts';
-import { validateDraft } from './purchase-values.ts';
+import { toDraft, toPurchaseBody, validateDraft } from './purchase-values.ts';
 import { TermsDialog } from './terms-dialog.tsx';
 
 /** Files a purchase may carry: documents and screenshots (the server checks the content too). */
@@ -63,14 +66,41 @@ export function PurchaseDialog({ tool, onClose, submit, onSubmitted }: PurchaseD
   );
 }
 
+/**
+ * The outbox's Edit of a refused purchase: the tool's form from the catalogue, prefilled with what was sent (the
+ * attached files kept unless replaced), checked as a new order is. The terms were accepted with the first send.
+ */
+export function PurchaseEditDialog({ command, body, onSave, onClose }: CommandEditorProps<'purchase'>) {
+  const tool = toolOfCommand(command);
+  const { busy, refused, save } = useSaveEdit(onSave);
+  if (!tool) return null;
+  return (
+    <Popup open onClose={onClose} title={`${tool.header} Request`} size="lg">
+      <PurchaseForm
+        tool={tool}
+        initial={toDraft(tool, body)}
+        submitLabel={saveAndSendLabel}
+        busy={busy}
+        onCancel={onClose}
+        onContinue={(draft) => void save(toPurchaseBody(tool, draft))}
+      />
+      <EditRefused text={refused} />
+    </Popup>
+  );
+}
+
 function PurchaseForm({
   tool,
   initial,
+  submitLabel = 'Continue',
+  busy = false,
   onCancel,
   onContinue,
 }: {
   tool: ToolDefinition;
   initial: PurchaseDraft;
+  submitLabel?: string;
+  busy?: boolean;
   onCancel(): void;
   onContinue(draft: PurchaseDraft): void;
 }) {
@@ -111,8 +141,8 @@ function PurchaseForm({
           <Button variant="outline" onClick={onCancel}>
             Cancel
           </Button>
-          <Button type="submit" colorPalette="brand">
-            Continue
+          <Button type="submit" colorPalette="brand" loading={busy}>
+            {submitLabel}
           </Button>
         </Stack>
       </Stack>

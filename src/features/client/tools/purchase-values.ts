@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import { toolSubmissionSchema } from '../../../../domain/tool-schemas.ts';
 import type { ToolDefinition } from '../../../../domain/tools.ts';
+import type { PurchaseBody } from '../../../lib/command-kind.ts';
 import type { PurchaseValues } from '../../../lib/commands.ts';
 import type { PurchaseDraft } from './purchase.machine.ts';
 
@@ -38,4 +39,25 @@ export function validateDraft(tool: ToolDefinition, draft: PurchaseDraft): Recor
     }
   }
   return errors;
+}
+
+/** A stored purchase as the form's draft: the outbox's Edit opens the tool's form prefilled with it. */
+export function toDraft(tool: ToolDefinition, body: PurchaseBody): PurchaseDraft {
+  const values: Record<string, string> = {};
+  for (const field of tool.formFields) {
+    const value = body.values[field.backendHeader];
+    if (value === undefined || field.type === 'file') continue;
+    values[field.backendHeader] = field.type === 'date' ? dayjs(value).format('YYYY-MM-DD') : String(value);
+  }
+  const files = Object.fromEntries(body.files.map((f) => [f.field, new File([f.blob], f.name, { type: f.type })]));
+  return { values, files };
+}
+
+/** The form's draft as a purchase body: what queuePurchase sends, for the outbox's Edit. */
+export function toPurchaseBody(tool: ToolDefinition, draft: PurchaseDraft): PurchaseBody {
+  const values = Object.fromEntries(Object.entries(toSubmission(tool, draft.values)).filter((e): e is [string, string | number] => e[1] !== undefined));
+  const files = Object.entries(draft.files)
+    .filter((e): e is [string, File] => e[1] !== undefined)
+    .map(([field, file]) => ({ field, name: file.name, type: file.type, blob: file }));
+  return { values, files: tool.isFormData ? files : [] };
 }

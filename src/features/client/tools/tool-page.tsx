@@ -12,7 +12,7 @@ import { useProfile, useReplica } from '../../../lib/replica.ts';
 import { useQueuedCommand } from '../../../lib/use-queued-command.ts';
 import { PurchaseDialog } from './purchase-dialog.tsx';
 import type { PurchaseDraft, SubmitOutcome } from './purchase.machine.ts';
-import { toSubmission } from './purchase-values.ts';
+import { toPurchaseBody } from './purchase-values.ts';
 
 /** Spec: after a purchase, back to the dashboard in 3 s, or 4 s when files were attached. */
 export const REDIRECT_MS = 3000;
@@ -65,7 +65,7 @@ export function ToolPage({ tool, requests }: ToolPageProps) {
 
   const submit = useCallback(
     async (draft: PurchaseDraft): Promise<SubmitOutcome> => {
-      const write = () => queuePurchase(db, tool, toSubmission(tool, draft.values), draft.files);
+      const write = () => queuePurchase(db, tool, toPurchaseBody(tool, draft));
       const outcome = await queue(write, { sent: texts.requestSubmitted, failed: texts.tryAgainLater });
       if (!outcome) throw new Error('The request was not queued');
       // Refused by the server (already said, with its words): the terms stay open, as after any failure.

@@ -5,11 +5,14 @@ import { StaffThread } from '../../../../domain/staff.ts';
 import { apiSend } from '../../../lib/api.ts';
 import { useOnline } from '../../../lib/pwa.ts';
 import { useReplica } from '../../../lib/replica.ts';
+import { ReplyBody } from '../../../../domain/schemas.ts';
+import { TextEditDialog } from '../../../components/text-edit-dialog.tsx';
+import type { CommandEditorProps } from '../../../lib/command-editors.ts';
 import { queueStaffReply } from '../../../lib/staff-commands.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { VersionConflict } from '../shared/conflict-alert.tsx';
-import { formatDateTime } from '../shared/format.ts';
+import { formatDateTime } from '../../../../domain/format.ts';
 import { threadAnchor } from '../shared/links.tsx';
 import { OfflineHint } from '../shared/offline-hint.tsx';
 import { QueuedMark } from '../shared/queued-mark.tsx';
@@ -234,5 +237,24 @@ function ReplyForm({ thread, clientUid }: { thread: StaffThread; clientUid: stri
         </Button>
       </Stack>
     </form>
+  );
+}
+
+/** The outbox's Edit of a refused reply to a client: the same field, checked with ReplyBody as the server does. */
+export function StaffReplyEditDialog({ body, onSave, onClose }: CommandEditorProps<'staffReply'>) {
+  const errorOf = (message: string) => {
+    const parsed = ReplyBody.safeParse({ reply: { message } });
+    return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Reply is invalid').replace(/^message/, 'Reply');
+  };
+  return (
+    <TextEditDialog
+      title="Edit reply"
+      label="Your reply"
+      initial={body.reply.message}
+      max={REPLY_MAX}
+      errorOf={errorOf}
+      onSave={(message) => onSave({ reply: { message } })}
+      onClose={onClose}
+    />
   );
 }

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { QueuePage, type QueueItem, type QueueTab } from '../../../../domain/staff.ts';
 import { apiGet } from '../../../lib/api.ts';
 import { useReplica } from '../../../lib/replica.ts';
-import { STAFF_COUNTS_KEY, type StaffCounts } from '../../../lib/staff-replica.ts';
+import { STAFF_COUNTS_KEY, type StaffCounts } from '../../../lib/sync/staff-pull.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
 import { failureText, useOnlineAction } from '../../../lib/use-online-action.ts';
 import { useStaffQuery } from '../shared/use-staff-query.ts';

@@ -1,11 +1,13 @@
 import { Box, Button, Field, HStack, Stack, Text, Textarea } from '@chakra-ui/react';
 import { type FormEvent, type ReactNode, useState } from 'react';
-import type { StaffNote } from '../../../../domain/staff.ts';
+import { NoteBody, type StaffNote } from '../../../../domain/staff.ts';
+import { TextEditDialog } from '../../../components/text-edit-dialog.tsx';
+import type { CommandEditorProps } from '../../../lib/command-editors.ts';
 import { useReplica } from '../../../lib/replica.ts';
 import { queueStaffNote } from '../../../lib/staff-commands.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
-import { formatDateTime } from './format.ts';
+import { formatDateTime } from '../../../../domain/format.ts';
 import { QueuedMark } from './queued-mark.tsx';
 import { EmptyText, SectionCard } from './section-card.tsx';
 import { type QueuedNote, useQueuedStaffWrites } from './use-queued-staff-writes.ts';
@@ -118,5 +120,24 @@ function AddNoteForm({ clientUid, requestId }: { clientUid: string; requestId?: 
         </Button>
       </Stack>
     </form>
+  );
+}
+
+/** The outbox's Edit of a refused note: the same field, checked with NoteBody as the server does; it stays on its client. */
+export function StaffNoteEditDialog({ body, onSave, onClose }: CommandEditorProps<'staffNote'>) {
+  const errorOf = (text: string) => {
+    const parsed = NoteBody.shape.body.safeParse(text);
+    return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Note is invalid').replace(/^body/, 'Note');
+  };
+  return (
+    <TextEditDialog
+      title="Edit internal note"
+      label="Internal note"
+      initial={body.body}
+      max={NOTE_MAX}
+      errorOf={errorOf}
+      onSave={(text) => onSave({ ...body, body: text })}
+      onClose={onClose}
+    />
   );
 }

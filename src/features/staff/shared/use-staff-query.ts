@@ -5,7 +5,7 @@ import type { ClientFile, QueuePage, RequestFile } from '../../../../domain/staf
 import { NetworkError, apiGet } from '../../../lib/api.ts';
 import type { PortalDb } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';
-import { STAFF_COUNTS_KEY } from '../../../lib/staff-replica.ts';
+import { STAFF_COUNTS_KEY } from '../../../lib/sync/staff-pull.ts';
 
 export interface StaffQuery<T> {
   /** The freshest of the server's last answer and the device's copy; kept while a reload runs, so the page does not blink. */

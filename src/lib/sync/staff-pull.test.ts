@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ClientFile, RequestFile, StaffSyncPage } from '../../domain/staff.ts';
-import { NetworkError } from './api.ts';
-import { PortalDb } from './db.ts';
-import { STAFF_COUNTS_KEY, pullStaffFeed, requestStaffPull } from './staff-replica.ts';
+import type { ClientFile, RequestFile, StaffSyncPage } from '../../../domain/staff.ts';
+import { NetworkError } from '../api.ts';
+import { PortalDb } from '../db.ts';
+import { STAFF_COUNTS_KEY, pullStaffFeed } from './staff-pull.ts';
 
 const counts = (threads: number) => ({ leads: 1, threads, refunds: 0, pending: 2, awaiting: 0, inProgress: 0, done: 0 });
 
@@ -143,43 +143,5 @@ describe('pullStaffFeed', () => {
     });
     expect((await db.staffClients.toCollection().primaryKeys()).sort()).toEqual(['fresh', 'kept']);
     expect(await db.staffRequests.count()).toBe(0);
-  });
-});
-
-describe('requestStaffPull', () => {
-  let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb('staff-2');
-    await db.open();
-  });
-  afterEach(async () => {
-    db.close();
-    await db.delete();
-  });
-
-  it('runs one pull at a time, and one more when asked during a pull', async () => {
-    let runs = 0;
-    let release: () => void = () => undefined;
-    const pull = () => {
-      runs++;
-      return new Promise<number>((resolve) => (release = () => resolve(0)));
-    };
-    const first = requestStaffPull(db, pull);
-    const second = requestStaffPull(db, pull);
-    const third = requestStaffPull(db, pull);
-    expect(runs).toBe(1);
-    release();
-    await Promise.resolve();
-    await new Promise((r) => setTimeout(r, 0));
-    expect(runs).toBe(2);
-    release();
-    expect(await first).toBeNull();
-    expect(second).toBe(first);
-    expect(third).toBe(first);
-  });
-
-  it('offline is not a failure; a refusal of the server is', async () => {
-    expect(await requestStaffPull(db, () => Promise.reject(new NetworkError('offline')))).toBeNull();
-    expect(await requestStaffPull(db, () => Promise.reject(new Error('Staff only')))).toBe('Staff only');
   });
 });

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { type OutboxCommand, PortalDb } from './db.ts';
-import { type OneAtATime, SENDER_ERROR_KEY, type SenderLoopDeps, enqueue, readSenderError, startSender, wake } from './outbox.ts';
+import { commandKinds } from '../commands.ts';
+import { type OutboxCommand, PortalDb } from '../db.ts';
+import { enqueue } from '../outbox.ts';
+import { type OneAtATime, SENDER_ERROR_KEY, type SenderLoopDeps, readSenderError, startSender } from './sender.ts';
 
 /**
  * The sender loop with its clock, timers, network and token injected. Time only passes when a test says
@@ -63,7 +65,8 @@ async function replaceOptimisticRow(db: PortalDb, command: OutboxCommand, data: 
 
 function makeDeps(clock: ReturnType<typeof fakeClock>, network: ReturnType<typeof gatedNetwork>, apply: Apply = replaceOptimisticRow): SenderLoopDeps {
   return {
-    handlers: { contact: { schema: contactSchema, apply } } as unknown as SenderLoopDeps['handlers'],
+    // Only contact commands are queued here; the other kinds' answers are never read.
+    kinds: { ...commandKinds, contact: { answer: contactSchema, confirm: apply } },
     getToken: async () => 'token',
     send: (command) => network.send(command),
     now: clock.now,
@@ -136,11 +139,12 @@ describe('sender loop', () => {
     // Retry is pressed just as the sender writes down the back-off of a 503 (the back-off is drawn right
     // before that write). The press is written after it and wakes the sender while the loop still reads the
     // queue to know how long to wait: before it sleeps.
+    let sender: ReturnType<typeof startSender> | null = null;
     deps.random = () => {
-      void Promise.resolve().then(() => db.outbox.update(seq!, { nextAttemptAt: 0 }).then(wake));
+      void Promise.resolve().then(() => db.outbox.update(seq!, { nextAttemptAt: 0 }).then(() => sender?.wake()));
       return 0.5;
     };
-    const sender = startSender(db, deps, controller.signal);
+    sender = startSender(db, deps, controller.signal);
     await vi.waitFor(() => expect(network.ids()).toEqual(['cmd-a']));
     network.requests[0].answer(new Response('{}', { status: 503 }));
 
@@ -149,7 +153,7 @@ describe('sender loop', () => {
     network.requests[1].answer(created('cmd-a'));
     await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
     controller.abort();
-    await sender.done;
+    await sender?.done;
   });
 
   it('is woken by a command queued in another tab, whose own sender waits for the lock', async () => {
@@ -160,11 +164,12 @@ describe('sender loop', () => {
     const leader = startSender(db, { ...makeDeps(clock, leaderNetwork), locks }, controller.signal);
     // Another tab: its own copy of the modules (no shared memory), the same IndexedDB and the same locks.
     vi.resetModules();
-    const otherDbModule = await import('./db.ts');
-    const otherOutbox = await import('./outbox.ts');
+    const otherDbModule = await import('../db.ts');
+    const otherOutbox = await import('../outbox.ts');
+    const otherSender = await import('./sender.ts');
     const otherDb = new otherDbModule.PortalDb(db.uid);
     await otherDb.open();
-    const waiting = otherOutbox.startSender(otherDb, { ...makeDeps(clock, otherNetwork), locks }, controller.signal);
+    const waiting = otherSender.startSender(otherDb, { ...makeDeps(clock, otherNetwork), locks }, controller.signal);
     // Let the leader take the lock and go idle.
     await new Promise((resolve) => setTimeout(resolve, 20));
 

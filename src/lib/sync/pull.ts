@@ -1,16 +1,19 @@
 import { z } from 'zod';
-import type { Profile } from '../../domain/schemas.ts';
-import { LooseSyncPage, type RejectedSyncRow, type SyncPage, readSyncPage } from '../../domain/sync.ts';
-import { apiGet } from './api.ts';
-import type { PortalDb } from './db.ts';
+import type { Profile } from '../../../domain/schemas.ts';
+import { LooseSyncPage, type RejectedSyncRow, type SyncPage, readSyncPage } from '../../../domain/sync.ts';
+import { apiGet } from '../api.ts';
+import type { PortalDb } from '../db.ts';
 
 const CURSOR_KEY = 'syncCursor';
-/** The sync's health, kept in the replica so the offline indicator can show it (see readSyncHealth). */
+/** The sync's health, kept in the replica so the offline indicator can show it (see health.ts). */
 export const LAST_SYNC_KEY = 'lastSyncedAt';
 export const SYNC_ERROR_KEY = 'syncError';
 export const REJECTED_ROWS_KEY = 'rejectedRows';
 /** Enough to tell what went wrong, never a growing log on the user's device. */
 export const MAX_REJECTED_ROWS = 100;
+
+/** A stored cursor; none yet (or an unreadable one) starts from the beginning. */
+export const Cursor = z.string().catch('0');
 
 /** One page of GET /api/sync as it came: its rows are read one by one by `pull`. */
 export type FetchSyncPage = (cursor: string) => Promise<unknown>;
@@ -25,7 +28,7 @@ export type FetchSyncPage = (cursor: string) => Promise<unknown>;
 export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPage): Promise<number> {
   let applied = 0;
   for (;;) {
-    const cursor = ((await db.meta.get(CURSOR_KEY))?.value as string | undefined) ?? '0';
+    const cursor = Cursor.parse((await db.meta.get(CURSOR_KEY))?.value);
     const { page, rejected } = readPage(await fetchPage(cursor));
     await applyPage(db, page, rejected);
     applied += pageSize(page);
@@ -75,28 +78,19 @@ async function setAside(db: PortalDb, rows: RejectedSyncRow[]): Promise<void> {
   await db.meta.put({ key: REJECTED_ROWS_KEY, value: kept });
 }
 
+/**
+ * The sync-health Retry for rows set aside: the next pull starts from the beginning, so rows this app can read
+ * now (after an update) come in; those it still cannot are set aside again. Every row is put again, which is safe.
+ */
+export async function rereadFromStart(db: PortalDb): Promise<void> {
+  await db.transaction('rw', db.meta, async () => {
+    await db.meta.delete(CURSOR_KEY);
+    await db.meta.delete(REJECTED_ROWS_KEY);
+  });
+}
+
 export async function readRejectedRows(db: PortalDb): Promise<RejectedRow[]> {
   return RejectedRows.parse((await db.meta.get(REJECTED_ROWS_KEY))?.value ?? []);
-}
-
-const SyncError = z.object({ message: z.string(), at: z.number() });
-export type SyncError = z.infer<typeof SyncError>;
-
-/** A pull that reached the server and failed; the next applied page clears it. */
-export async function recordSyncError(db: PortalDb, message: string): Promise<void> {
-  await db.meta.put({ key: SYNC_ERROR_KEY, value: { message, at: Date.now() } satisfies SyncError });
-}
-
-export interface SyncHealth {
-  /** When a page was last applied (ms since the epoch); null before the first pull on this device. */
-  lastSyncedAt: number | null;
-  error: SyncError | null;
-}
-
-export async function readSyncHealth(db: PortalDb): Promise<SyncHealth> {
-  const [last, error] = await db.meta.bulkGet([LAST_SYNC_KEY, SYNC_ERROR_KEY]);
-  const parsedError = SyncError.safeParse(error?.value);
-  return { lastSyncedAt: typeof last?.value === 'number' ? last.value : null, error: parsedError.success ? parsedError.data : null };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { getIdToken } from './firebase.ts';
+import { getIdToken } from '../firebase.ts';
 
 /**
  * Listens to GET /api/events (SSE over fetch, so the ID token travels in a header, never in a URL)

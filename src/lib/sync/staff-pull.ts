@@ -1,22 +1,28 @@
-import { type QueueTab, StaffSyncPage } from '../../domain/staff.ts';
-import { NetworkError, apiGet } from './api.ts';
-import type { PortalDb } from './db.ts';
+import { type QueueTab, StaffSyncPage } from '../../../domain/staff.ts';
+import { apiGet } from '../api.ts';
+import type { PortalDb } from '../db.ts';
+import { Cursor } from './pull.ts';
 
 const CURSOR_KEY = 'staffCursor';
 /** The queue's counts as the staff feed last brought them: the tabs show them offline too. */
 export const STAFF_COUNTS_KEY = 'staffCounts';
 
+/** The staff feed's last failure (see health.ts); the next applied page clears it. */
+export const STAFF_SYNC_ERROR_KEY = 'staffSyncError';
+
 export type StaffCounts = Record<QueueTab, number>;
+
+export type FetchStaffPage = (cursor: string) => Promise<StaffSyncPage>;
 
 /**
  * Pulls the staff feed (GET /api/staff/sync) from the stored cursor, page by page, like the user's own
  * pull: each page is applied in one Dexie transaction together with its cursor, so a pull cut halfway
  * resumes where it stopped. Returns how many files were written.
  */
-export async function pullStaffFeed(db: PortalDb, fetchPage: (cursor: string) => Promise<StaffSyncPage> = fetchStaffPage): Promise<number> {
+export async function pullStaffFeed(db: PortalDb, fetchPage: FetchStaffPage = fetchStaffPage): Promise<number> {
   let applied = 0;
   for (;;) {
-    const cursor = ((await db.meta.get(CURSOR_KEY))?.value as string | undefined) ?? '0';
+    const cursor = Cursor.parse((await db.meta.get(CURSOR_KEY))?.value);
     const askedAt = Date.now();
     const page = await fetchPage(cursor);
     await applyStaffPage(db, page, askedAt);
@@ -45,39 +51,6 @@ export async function applyStaffPage(db: PortalDb, page: StaffSyncPage, askedAt:
     await db.staffRequests.filter((r) => !keepRequests.has(r.key) && r.fetchedAt < askedAt).delete();
     await db.meta.put({ key: STAFF_COUNTS_KEY, value: page.counts });
     await db.meta.put({ key: CURSOR_KEY, value: page.cursor });
+    await db.meta.delete(STAFF_SYNC_ERROR_KEY);
   });
-}
-
-let inFlight: { db: PortalDb; done: Promise<string | null> } | null = null;
-let again = false;
-
-/**
- * One staff pull at a time; a request made during a pull runs one more right after (a poke is never
- * missed). Resolves with the server's error if the last pull reached it and failed; null otherwise
- * (offline is not a failure: the copies stay on screen).
- */
-export function requestStaffPull(db: PortalDb, pull: (db: PortalDb) => Promise<number> = pullStaffFeed): Promise<string | null> {
-  if (inFlight?.db === db) {
-    again = true;
-    return inFlight.done;
-  }
-  if (inFlight) return inFlight.done.then(() => requestStaffPull(db, pull));
-  const done = (async () => {
-    let error: string | null = null;
-    do {
-      again = false;
-      try {
-        await pull(db);
-        error = null;
-      } catch (err) {
-        error = err instanceof NetworkError ? null : err instanceof Error ? err.message : 'Staff sync failed';
-      }
-    } while (again && !db.hasBeenClosed());
-    return error;
-  })().finally(() => {
-    inFlight = null;
-    again = false;
-  });
-  inFlight = { db, done };
-  return done;
 }

@@ -1,12 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type SyncPage, emptySyncPage as empty } from '../../domain/sync.ts';
-import { ApiError, NetworkError } from './api.ts';
-import { requestPull } from './data-services.ts';
-import { PortalDb } from './db.ts';
-import { MAX_REJECTED_ROWS, pull, readSyncHealth } from './sync.ts';
+import { type SyncPage, emptySyncPage as empty } from '../../../domain/sync.ts';
+import { PortalDb } from '../db.ts';
+import { MAX_REJECTED_ROWS, pull } from './pull.ts';
 
 // The real fetchSyncPage runs in the wire-level test below; the token is not what it is about.
-vi.mock('./firebase.ts', () => ({ getIdToken: async () => 'token' }));
+vi.mock('../firebase.ts', () => ({ getIdToken: async () => 'token' }));
 
 /** A request row as the server sends it; `over` bends one field. */
 const requestRow = (id: string, over: Record<string, unknown> = {}) => ({
@@ -252,39 +250,5 @@ describe('row-tolerant pull', () => {
   it('refuses a page whose envelope is broken: the cursor stays, the failure is reported', async () => {
     await expect(pull(db, async () => ({ hasMore: false, requests: [] }))).rejects.toThrow('cannot read');
     expect(await db.meta.get('syncCursor')).toBeUndefined();
-  });
-});
-
-describe('sync health', () => {
-  let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb(`test-${Math.random()}`);
-    await db.open();
-  });
-  afterEach(async () => {
-    db.close();
-    await db.delete();
-  });
-
-  it('records the error of a pull that reached the server, and the next applied page clears it', async () => {
-    const failing = async () => {
-      throw new ApiError(500, 'HTTP_500', 'Request failed (500)');
-    };
-    expect(await requestPull(db, failing)).toBe('Request failed (500)');
-    expect(await readSyncHealth(db)).toEqual({ lastSyncedAt: null, error: { message: 'Request failed (500)', at: expect.any(Number) } });
-
-    expect(await requestPull(db, async () => empty('5'))).toBeNull();
-    const health = await readSyncHealth(db);
-    expect(health.error).toBeNull();
-    expect(health.lastSyncedAt).toEqual(expect.any(Number));
-  });
-
-  it('does not call being offline an error', async () => {
-    expect(
-      await requestPull(db, async () => {
-        throw new NetworkError('Failed to fetch');
-      }),
-    ).toBeNull();
-    expect((await readSyncHealth(db)).error).toBeNull();
   });
 });

@@ -1,0 +1,19 @@
+import { ContactReplyEditDialog } from '../features/client/contact/contact-thread.tsx';
+import { ContactEditDialog } from '../features/client/contact/contact-us-page.tsx';
+import { InitialFormEditDialog } from '../features/client/profile/initial-form-page.tsx';
+import { RefundEditDialog } from '../features/client/requests/refund-dialog.tsx';
+import { PurchaseEditDialog } from '../features/client/tools/purchase-dialog.tsx';
+import { StaffReplyEditDialog } from '../features/staff/client-file/conversations.tsx';
+import { StaffNoteEditDialog } from '../features/staff/shared/notes-section.tsx';
+import type { CommandEditors } from '../lib/command-editors.ts';
+
+/** Which feature's form edits each kind of command: the outbox panel's Edit opens it (features cannot import each other). */
+export const commandEditors: CommandEditors = {
+  purchase: PurchaseEditDialog,
+  refund: RefundEditDialog,
+  contact: ContactEditDialog,
+  contactReply: ContactReplyEditDialog,
+  initialForm: InitialFormEditDialog,
+  staffReply: StaffReplyEditDialog,
+  staffNote: StaffNoteEditDialog,
+};

@@ -1,0 +1,242 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { emptySyncPage as empty } from '../../../domain/sync.ts';
+import type { StaffSyncPage } from '../../../domain/staff.ts';
+import { ApiError, NetworkError } from '../api.ts';
+import { commandKinds } from '../commands.ts';
+import { PortalDb } from '../db.ts';
+import { type SyncEngineDeps, type SyncTriggers, WAKE_EVERY_MS, createSyncEngine } from './engine.ts';
+import { readSyncHealth } from './health.ts';
+import type { FetchSyncPage } from './pull.ts';
+import { SENDER_ERROR_KEY } from './sender.ts';
+
+/**
+ * The engine with everything it touches injected: its timers, the browser's triggers, the pokes' stream, the
+ * network of pulls and sends. Each fake counts what is open, so a test sees what a stop leaves behind.
+ */
+function fakeDeps(fetchSyncPage: FetchSyncPage = async () => empty('1')) {
+  const open = { timers: 0, intervals: 0, triggers: 0, pokeStreams: 0 };
+  let triggers: SyncTriggers | null = null;
+  const sent: string[] = [];
+  const deps: SyncEngineDeps = {
+    sender: {
+      kinds: commandKinds,
+      getToken: async () => 'token',
+      send: async (command) => {
+        sent.push(command.id);
+        return new Response('{}', { status: 503 });
+      },
+      now: () => 1_000_000,
+      random: () => 0.5,
+      setTimer: () => {
+        open.timers++;
+        return () => void open.timers--;
+      },
+      locks: null,
+    },
+    fetchSyncPage,
+    fetchStaffPage: async () => staffPage('1'),
+    listenForPokes: (_onPoke, signal) => {
+      open.pokeStreams++;
+      return new Promise((resolve) =>
+        signal.addEventListener('abort', () => {
+          open.pokeStreams--;
+          resolve();
+        }),
+      );
+    },
+    watchTriggers(on) {
+      open.triggers++;
+      triggers = on;
+      return () => {
+        open.triggers--;
+        triggers = null;
+      };
+    },
+    every: () => {
+      open.intervals++;
+      return () => void open.intervals--;
+    },
+  };
+  return { deps, open, sent, fire: () => triggers };
+}
+
+function staffPage(cursor: string): StaffSyncPage {
+  const counts = { leads: 0, threads: 0, refunds: 0, pending: 0, awaiting: 0, inProgress: 0, done: 0 };
+  return { cursor, hasMore: false, counts, clients: [], requests: [], keep: { clients: [], requests: [] } };
+}
+
+/** BroadcastChannel as the browser has it, counting the channels left open. */
+function trackChannels() {
+  const Real = globalThis.BroadcastChannel;
+  const tracker = { open: 0 };
+  class Tracked extends Real {
+    constructor(name: string) {
+      super(name);
+      tracker.open++;
+    }
+    close(): void {
+      tracker.open--;
+      super.close();
+    }
+  }
+  vi.stubGlobal('BroadcastChannel', Tracked);
+  return tracker;
+}
+
+const requestRow = (id: string, paid: unknown) => ({
+  id,
+  productRequestType: 'TRACK_MASTER',
+  Created_Time: '2026-01-01T00:00:00.000Z',
+  status: 'In Progress',
+  contractSigned: false,
+  totalAmount: null,
+  paid,
+  leftToPay: null,
+  requestDetails: {},
+  attachments: [],
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  rejectionReason: null,
+});
+
+describe('sync engine', () => {
+  let db: PortalDb;
+  beforeEach(async () => {
+    db = new PortalDb(`engine-${Math.random()}`);
+    await db.open();
+  });
+  afterEach(async () => {
+    vi.unstubAllGlobals();
+    db.close();
+    await db.delete();
+  });
+
+  it('starts the sender, pokes, triggers and timer, and its stop leaves no timer, listener, stream or channel open', async () => {
+    const channels = trackChannels();
+    const { deps, open } = fakeDeps();
+    const engine = createSyncEngine(db, deps);
+
+    const stop = engine.start();
+    // The sender goes idle: it listens on the wake channel and sleeps on a timer.
+    await vi.waitFor(() => expect(open.timers).toBe(1));
+    expect(open).toEqual({ timers: 1, intervals: 1, triggers: 1, pokeStreams: 1 });
+    expect(channels.open).toBe(1);
+
+    await stop();
+    expect(open).toEqual({ timers: 0, intervals: 0, triggers: 0, pokeStreams: 0 });
+    expect(channels.open).toBe(0);
+
+    // A remount (React's strict mode does one) starts it again from nothing, and stops it the same way.
+    const again = engine.start();
+    await vi.waitFor(() => expect(open.timers).toBe(1));
+    await again();
+    expect(open).toEqual({ timers: 0, intervals: 0, triggers: 0, pokeStreams: 0 });
+    expect(channels.open).toBe(0);
+  });
+
+  it('runs one pull at a time, and one more when asked during a pull', async () => {
+    let runs = 0;
+    let release: () => void = () => undefined;
+    const { deps } = fakeDeps(() => {
+      runs++;
+      return new Promise((resolve) => (release = () => resolve(empty(String(runs)))));
+    });
+    const engine = createSyncEngine(db, deps);
+    const first = engine.requestPull();
+    const second = engine.requestPull();
+    await vi.waitFor(() => expect(runs).toBe(1));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(runs).toBe(1);
+    release();
+    await vi.waitFor(() => expect(runs).toBe(2));
+    release();
+    expect(await first).toBeNull();
+    expect(second).toBe(first);
+  });
+
+  it("records a pull's failure that reached the server for the sync health; offline is none; the next page clears it", async () => {
+    let answer: () => Promise<unknown> = async () => {
+      throw new ApiError(500, 'HTTP_500', 'Request failed (500)');
+    };
+    const engine = createSyncEngine(db, fakeDeps(() => answer()).deps);
+    expect(await engine.requestPull()).toBe('Request failed (500)');
+    expect((await readSyncHealth(db)).error).toEqual({ message: 'Request failed (500)', at: expect.any(Number) });
+
+    answer = async () => {
+      throw new NetworkError('Failed to fetch');
+    };
+    expect(await engine.requestPull()).toBeNull();
+    answer = async () => empty('5');
+    expect(await engine.requestPull()).toBeNull();
+    const health = await readSyncHealth(db);
+    expect(health.error).toBeNull();
+    expect(health.lastSyncedAt).toEqual(expect.any(Number));
+  });
+
+  it("records the staff feed's failure the same way, and its next page clears it", async () => {
+    const { deps } = fakeDeps();
+    let fail = true;
+    deps.fetchStaffPage = async (cursor) => {
+      if (fail) throw new ApiError(403, 'FORBIDDEN', 'Staff only');
+      return staffPage(cursor);
+    };
+    const engine = createSyncEngine(db, deps);
+    expect(await engine.requestStaffPull()).toBe('Staff only');
+    expect((await readSyncHealth(db)).staffError).toEqual({ message: 'Staff only', at: expect.any(Number) });
+    fail = false;
+    expect(await engine.requestStaffPull()).toBeNull();
+    expect((await readSyncHealth(db)).staffError).toBeNull();
+  });
+
+  it('puts rows it set aside in the sync health, and its Retry reads them again from the start', async () => {
+    const cursors: string[] = [];
+    let paid: unknown = 'a sum this app cannot read';
+    const engine = createSyncEngine(
+      db,
+      fakeDeps(async (cursor) => {
+        cursors.push(cursor);
+        return { ...empty('7'), requests: [requestRow('r1', paid), requestRow('r2', 0)] };
+      }).deps,
+    );
+    await engine.requestPull();
+    expect((await readSyncHealth(db)).rejectedRows).toEqual([expect.objectContaining({ table: 'requests', id: 'r1' })]);
+    expect(await db.requests.get('r2')).toBeDefined();
+
+    // An updated app (here: the server sending a value this app reads) takes the row on Retry.
+    paid = 120;
+    await engine.retry();
+    expect(cursors).toEqual(['0', '0']);
+    expect((await readSyncHealth(db)).rejectedRows).toEqual([]);
+    expect((await db.requests.get('r1'))?.paid).toBe(120);
+  });
+
+  it("clears a sender's report on Retry once nothing is left to send, and keeps it while something waits", async () => {
+    const engine = createSyncEngine(db, fakeDeps().deps);
+    await db.meta.put({ key: SENDER_ERROR_KEY, value: { message: 'QuotaExceededError', at: 1 } });
+    expect((await readSyncHealth(db)).senderError).toEqual({ message: 'QuotaExceededError', at: 1 });
+    await db.outbox.add({ id: 'c1', kind: 'contact', label: 'x', method: 'POST', path: '/contact', status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 0, target: { table: 'contactRequests', id: 'c1' } });
+    await engine.retry();
+    expect((await readSyncHealth(db)).senderError).not.toBeNull();
+    await db.outbox.clear();
+    await engine.retry();
+    expect((await readSyncHealth(db)).senderError).toBeNull();
+  });
+
+  it('pulls and wakes the sender when the device comes back online', async () => {
+    let pulls = 0;
+    const { deps, sent, fire, open } = fakeDeps(async () => {
+      pulls++;
+      return empty('1');
+    });
+    const engine = createSyncEngine(db, deps);
+    const stop = engine.start();
+    await vi.waitFor(() => expect(open.timers).toBe(1));
+    expect(pulls).toBe(1);
+    // Written straight to the store: nothing else wakes the sender.
+    await db.outbox.add({ id: 'c1', kind: 'contact', label: 'x', method: 'POST', path: '/contact', json: { contactRequest: { subject: 's', message: 'm' } }, status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 0, target: { table: 'contactRequests', id: 'c1' } });
+    fire()?.reconnect();
+    await vi.waitFor(() => expect(sent).toEqual(['c1']));
+    expect(pulls).toBe(2);
+    await stop();
+    expect(WAKE_EVERY_MS).toBe(15_000);
+  });
+});
