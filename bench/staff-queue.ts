@@ -97,6 +97,7 @@ function stubIdentity(): IdentityProvider {
     },
     createUser: refuse,
     userExists: refuse,
+    deleteUser: refuse,
     ensureUser: refuse,
     sendPasswordSetupEmail: refuse,
     close: async () => undefined,

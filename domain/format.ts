@@ -8,6 +8,12 @@ export function formatDate(value: string | number | Date | null | undefined): st
   return d.isValid() ? d.format('DD/MM/YYYY') : '';
 }
 
+/** DD/MM/YYYY HH:mm in the viewer's time zone: where the hour matters (history, visits, replies). */
+export function formatDateTime(value: string | number | Date | null | undefined): string {
+  const date = formatDate(value);
+  return date ? `${date} ${dayjs(value).format('HH:mm')}` : '';
+}
+
 /** Dollars with two decimals; a total not set yet reads "Awaiting definition". */
 export function formatMoney(value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return texts.awaitingDefinition;

@@ -16,6 +16,7 @@ import {
 import type { Services } from './compose.ts';
 import type { Config } from './config.ts';
 import { HttpError } from './errors.ts';
+import { logSerializers } from './log-privacy.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { configPlugin } from './plugins/config.ts';
 import { databasePlugin } from './plugins/database.ts';
@@ -23,7 +24,9 @@ import { eventsPlugin } from './plugins/events.ts';
 import { dropAnswersPlugin, faultsPlugin } from './plugins/faults.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { identityPlugin } from './plugins/identity.ts';
+import { inputTextPlugin } from './plugins/input-text.ts';
 import { storagePlugin } from './plugins/storage.ts';
+import { trackingPlugin } from './plugins/tracking.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -35,8 +38,10 @@ import { staffActionRoutes } from './routes/staff-actions.ts';
 import { staffReadRoutes } from './routes/staff-read.ts';
 import { staffSupportRoutes } from './routes/staff-support.ts';
 import { staffSyncRoutes } from './routes/staff-sync.ts';
+import { staffTrackingRoutes } from './routes/staff-tracking.ts';
 import { syncRoutes } from './routes/sync.ts';
 import { toolRoutes } from './routes/tools.ts';
+import { trackingRoutes } from './routes/tracking.ts';
 import { userRoutes } from './routes/user.ts';
 
 /**
@@ -44,9 +49,9 @@ import { userRoutes } from './routes/user.ts';
  * call app.inject. Shared decorators are fastify-plugin plugins on the root; each route file is an
  * encapsulated plugin under /api that reads them (app.db, app.events, request.user, …).
  */
-export async function buildApp(services: Services, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildApp(services: Services, opts: { logger?: boolean; logStream?: { write(line: string): void } } = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ? { level: 'info' } : false,
+    logger: opts.logger || opts.logStream ? { level: 'info', serializers: logSerializers, ...(opts.logStream ? { stream: opts.logStream } : {}) } : false,
     bodyLimit: 1024 * 1024,
     // Firebase uids run to 128 characters; the default cap of 100 would answer 414 before our validation.
     routerOptions: { maxParamLength: 200 },
@@ -57,9 +62,13 @@ export async function buildApp(services: Services, opts: { logger?: boolean } = 
   app.setErrorHandler(errorHandler(app));
 
   await registerServices(app, services);
+  await app.register(trackingPlugin);
   await registerHttpPlugins(app);
   await registerRequestPlugins(app);
   await app.register(apiRoutes, { prefix: '/api' });
+  // Track Master links live on the portal's own host, outside /api, and before the PWA's static files
+  // and SPA fallback: a registered route wins over both, so /t/{slug} never serves index.html.
+  await app.register(trackingRoutes);
   await serveApp(app);
   return app;
 }
@@ -100,6 +109,7 @@ async function registerHttpPlugins(app: FastifyInstance) {
  */
 async function registerRequestPlugins(app: FastifyInstance) {
   await app.register(authPlugin);
+  await app.register(inputTextPlugin);
   const faults = app.config.TEST_FAULTS === '1';
   if (faults) await app.register(faultsPlugin);
   await app.register(idempotencyPlugin);
@@ -119,12 +129,18 @@ const routePlugins = [
   staffActionRoutes,
   staffSupportRoutes,
   staffSyncRoutes,
+  staffTrackingRoutes,
   syncRoutes,
   eventRoutes,
 ];
 
 /** Each route file is its own encapsulated plugin: its hooks and error handlers stay with its routes. */
 async function apiRoutes(api: FastifyInstance) {
+  // Personal data by default: no shared cache and no browser cache may keep an answer. The few answers
+  // that may be cached (downloads, invoices) set their own header, which this leaves alone.
+  api.addHook('onSend', async (_request, reply) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
   for (const routes of routePlugins) await api.register(routes);
   api.get('/docs', { schema: { hide: true } }, async () => api.swagger());
 }
@@ -164,6 +180,9 @@ function errorHandler(app: FastifyInstance) {
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).send({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } });
     }
+    if (isMalformedMultipart(error)) {
+      return reply.status(400).send({ error: { code: 'BAD_UPLOAD', message: 'The upload could not be read: the form was malformed or cut short. Please try again.' } });
+    }
     const status = error.statusCode ?? 500;
     if (status < 500) {
       return reply.status(status).send({ error: { code: error.code ?? 'BAD_REQUEST', message: error.message } });
@@ -171,6 +190,14 @@ function errorHandler(app: FastifyInstance) {
     app.log.error({ err: error, url: request.url }, 'unhandled error');
     return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
   };
+}
+
+/**
+ * The multipart parser's own errors (busboy's "Multipart: Boundary not found", "Unexpected end of
+ * multipart data", "… terminated early …") carry no status: they are the sender's broken form, not ours.
+ */
+function isMalformedMultipart(error: Error): boolean {
+  return !('statusCode' in error && error.statusCode) && /^(Multipart: |Boundary required|Unexpected end of multipart data|.* terminated early due to unexpected end of multipart data)/.test(error.message);
 }
 
 /** Serves the built PWA: hashed assets cached for a year, index.html never, SPA fallback for routes. */

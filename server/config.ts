@@ -1,10 +1,23 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+
+/** At least 32 characters and 12 different ones: "aaaa…" or a short word is refused. */
+const MIN_SECRET_LENGTH = 32;
+const MIN_SECRET_VARIETY = 12;
+
+export function weakSecretReason(secret: string): string | null {
+  if (secret.length < MIN_SECRET_LENGTH) return `must be at least ${MIN_SECRET_LENGTH} characters`;
+  if (new Set(secret).size < MIN_SECRET_VARIETY) return `must mix at least ${MIN_SECRET_VARIETY} different characters (use a random value)`;
+  return null;
+}
 
 /** Environment, validated once at start-up, as epic-stack does: bad config fails loudly. */
 const Env = z
   .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    /** Required unless the Auth emulator is configured: the server never guesses whether it runs in production. */
+    NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
     PORT: z.coerce.number().int().min(1).max(65535).default(8080),
     HOST: z.string().default('0.0.0.0'),
     DATA_DIR: z.string().default('data'),
@@ -14,16 +27,31 @@ const Env = z
     FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
     /** The Firebase web API key the browser SDK and the set-password email call use; any value works with the emulator. */
     FIREBASE_WEB_API_KEY: z.string().min(1).default('emulator-key'),
-    /** Secret for signed download links; derived from the project id in development. */
-    DOWNLOAD_SECRET: z.string().min(16).optional(),
+    /**
+     * Secret for signed download links. Required unless the Auth emulator is configured; locally, a random
+     * one is made once and kept in DATA_DIR (never derived from anything public).
+     */
+    DOWNLOAD_SECRET: z.string().optional(),
     UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     PUBLIC_URL: z.string().url().optional(),
     /** Proxy addresses whose X-Forwarded-For is believed (comma-separated); none by default, so rate limits can't be dodged. */
     TRUST_PROXY: z.string().optional(),
+    /** Days a Track Master request's visits are kept after it is Done or Rejected (server/tracking/retention.ts). */
+    VISIT_RETENTION_DAYS: z.coerce.number().int().min(1, 'VISIT_RETENTION_DAYS must be at least 1').max(3650, 'VISIT_RETENTION_DAYS must be at most 3650').default(90),
     /** Test-only fault injection (server/plugins/faults.ts) for the offline and chaos tests. */
     TEST_FAULTS: z.enum(['0', '1']).default('0'),
   })
   .superRefine((env, ctx) => {
+    // Fail closed: either clearly local (the Auth emulator, not production) or configured on purpose.
+    const local = !!env.FIREBASE_AUTH_EMULATOR_HOST && env.NODE_ENV !== 'production';
+    if (!local && !env.NODE_ENV) {
+      ctx.addIssue({ code: 'custom', path: ['NODE_ENV'], message: 'set NODE_ENV (production, or development/test) when FIREBASE_AUTH_EMULATOR_HOST is not set' });
+    }
+    if (!local && !env.DOWNLOAD_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['DOWNLOAD_SECRET'], message: 'DOWNLOAD_SECRET is required unless the Auth emulator is used' });
+    }
+    const weak = env.DOWNLOAD_SECRET === undefined ? null : weakSecretReason(env.DOWNLOAD_SECRET);
+    if (weak) ctx.addIssue({ code: 'custom', path: ['DOWNLOAD_SECRET'], message: `DOWNLOAD_SECRET ${weak}` });
     if (env.NODE_ENV !== 'production') return;
     if (env.FIREBASE_AUTH_EMULATOR_HOST) {
       ctx.addIssue({ code: 'custom', path: ['FIREBASE_AUTH_EMULATOR_HOST'], message: 'emulator settings are not allowed in production' });
@@ -37,12 +65,10 @@ const Env = z
     if (env.TEST_FAULTS === '1') {
       ctx.addIssue({ code: 'custom', path: ['TEST_FAULTS'], message: 'fault injection is not allowed in production' });
     }
-    if (!env.DOWNLOAD_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['DOWNLOAD_SECRET'], message: 'DOWNLOAD_SECRET is required in production' });
-    }
   });
 
-export type Config = z.infer<typeof Env> & { downloadSecret: string; pgliteDir: string; filesDir: string };
+type Env = z.infer<typeof Env>;
+export type Config = Omit<Env, 'NODE_ENV'> & { NODE_ENV: NonNullable<Env['NODE_ENV']>; downloadSecret: string; pgliteDir: string; filesDir: string };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = Env.safeParse(env);
@@ -53,8 +79,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const cfg = parsed.data;
   return {
     ...cfg,
-    downloadSecret: cfg.DOWNLOAD_SECRET ?? `dev-only-secret-${cfg.FIREBASE_PROJECT_ID}`,
+    NODE_ENV: cfg.NODE_ENV ?? 'development',
+    // Without DOWNLOAD_SECRET the config is local (checked above).
+    downloadSecret: cfg.DOWNLOAD_SECRET ?? localSecret(cfg.DATA_DIR),
     pgliteDir: path.resolve(cfg.DATA_DIR, 'pglite'),
     filesDir: path.resolve(cfg.DATA_DIR, 'files'),
   };
+}
+
+/**
+ * The local stack's download secret: random, made on the first start and kept in DATA_DIR (owner-only),
+ * so links survive a restart and nothing a visitor can read (the project id) lets anyone sign one.
+ */
+function localSecret(dataDir: string): string {
+  const file = path.resolve(dataDir, 'download-secret');
+  if (existsSync(file)) {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (!weakSecretReason(kept)) return kept;
+  }
+  mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
 }

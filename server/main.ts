@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { openServices } from './compose.ts';
 import { loadConfig } from './config.ts';
 import { pruneIdempotencyKeys } from './plugins/idempotency.ts';
+import { ipDataLoadStats, loadIpLookup } from './tracking/ip-lookup.ts';
 
 const config = loadConfig();
 const services = await openServices(config);
@@ -15,6 +16,15 @@ pruneTimer.unref();
 
 await app.listen({ port: config.PORT, host: config.HOST });
 console.log(`API listening on http://localhost:${config.PORT} (${services.database.kind})`);
+
+// The offline IP data (GeoLite2 City, ASN ranges) is opened once, after listening, so the server
+// answers meanwhile; a capture arriving first waits for the same load (server/tracking/ip-lookup.ts).
+loadIpLookup()
+  .then(() => {
+    const stats = ipDataLoadStats();
+    if (stats) app.log.info(stats, `IP data loaded in ${stats.ms} ms (${stats.asnRows} ASN ranges)`);
+  })
+  .catch((err: unknown) => app.log.error(err, 'loading the IP data failed; captures will retry'));
 
 let stopping = false;
 async function stop(signal: string) {

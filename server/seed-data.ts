@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { RequestStatus } from '../domain/enums.ts';
 import { detailKey, tools, type ToolDefinition, type ToolId } from '../domain/tools.ts';
 import type { Db } from './db/client.ts';
-import { deals, files, productRequests, visits } from './db/schema.ts';
+import { deals, files, productRequests, trackingLinks } from './db/schema.ts';
 import type { Storage } from './storage.ts';
+import { loadIpLookup } from './tracking/ip-lookup.ts';
+import { newSlug } from './tracking/links.ts';
+import { recordVisit } from './tracking/record-visit.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -104,59 +107,60 @@ function plansFor(tool: ToolDefinition): Plan[] {
   ];
 }
 
+/**
+ * Recorded visits the seed replays through the capture code (server/tracking/record-visit.ts): public
+ * addresses and real user agents, located and flagged from the shipped data like any visit. On the
+ * fully paid Done request a WhatsApp preview fetch comes first (counted apart, not as a visit); the
+ * partly paid In Progress request gets four of the people's visits.
+ */
 interface VisitSeed {
   ip: string;
-  host: string;
-  source: string;
-  country: string;
-  isp: string;
-  vpn: boolean;
-  city: string;
-  region: string;
-  countryCode: string;
-  timeZone: string;
-  zip: string;
-  coords: [number, number] | null;
-  usageType: string;
+  userAgent: string;
+  referrer: string | null;
+  language: string | null;
 }
+
+const WHATSAPP_PREVIEW: VisitSeed = { ip: '102.89.34.17', userAgent: 'WhatsApp/2.24.6.77 A', referrer: null, language: null };
 
 const visitSeeds: VisitSeed[] = [
-  { ip: '185.220.101.34', host: 'tor-exit-34.example.net', source: 'WhatsApp', country: 'Germany', isp: 'Zwiebelfreunde e.V.', vpn: true, city: 'Berlin', region: 'Berlin', countryCode: 'DE', timeZone: '+01:00', zip: '10115', coords: [52.52437, 13.41053], usageType: 'DCH' },
-  { ip: '102.89.34.17', host: '102-89-34-17.mtn.example', source: 'WhatsApp', country: 'Nigeria', isp: 'MTN Nigeria', vpn: false, city: 'Lagos', region: 'Lagos', countryCode: 'NG', timeZone: '+01:00', zip: '100001', coords: [6.45407, 3.39467], usageType: 'MOB' },
-  { ip: '41.203.72.5', host: 'host-41-203-72-5.example', source: 'Email', country: 'Ghana', isp: 'Vodafone Ghana', vpn: false, city: 'Accra', region: 'Greater Accra', countryCode: 'GH', timeZone: '+00:00', zip: '-', coords: null, usageType: 'ISP' },
-  { ip: '91.132.139.88', host: 'vpn-node-88.example.com', source: 'Telegram', country: 'Netherlands', isp: 'M247 Ltd', vpn: true, city: 'Amsterdam', region: 'North Holland', countryCode: 'NL', timeZone: '+01:00', zip: '1012', coords: [52.37403, 4.88969], usageType: 'DCH' },
-  { ip: '5.62.41.190', host: '5-62-41-190.example.ru', source: 'Telegram', country: 'Russia', isp: 'Rostelecom', vpn: false, city: '-', region: '-', countryCode: 'RU', timeZone: '+03:00', zip: '-', coords: null, usageType: 'ISP' },
-  { ip: '197.210.53.201', host: '197-210-53-201.example.ng', source: 'WhatsApp', country: 'Nigeria', isp: 'Airtel Nigeria', vpn: false, city: 'Abuja', region: 'Federal Capital Territory', countryCode: 'NG', timeZone: '+01:00', zip: '900001', coords: [9.05785, 7.49508], usageType: 'MOB' },
+  // A Tor exit (Stiftung Erneuerbare Freiheit, AS60729): flagged vpn. Tor Browser's user agent.
+  { ip: '185.220.101.34', userAgent: 'Mozilla/5.0 (Windows NT 10.0; rv:128.0) Gecko/20100101 Firefox/128.0', referrer: null, language: 'en-US,en;q=0.5' },
+  // MTN Nigeria, Lagos: a phone on mobile data.
+  {
+    ip: '102.89.34.17',
+    userAgent: 'Mozilla/5.0 (Linux; Android 14; SM-A546E) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.104 Mobile Safari/537.36',
+    referrer: null,
+    language: 'en-NG,en;q=0.9',
+  },
+  // Globacom, Nigeria: an iPhone.
+  {
+    ip: '41.203.72.5',
+    userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+    referrer: null,
+    language: 'en-GB,en;q=0.9',
+  },
+  // M247 (AS9009), a network VPN services rent: flagged vpn. Opened from Telegram's web client.
+  {
+    ip: '91.132.139.88',
+    userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    referrer: 'https://web.telegram.org/',
+    language: 'en-US,en;q=0.9',
+  },
+  // Germany: a Mac.
+  {
+    ip: '5.62.41.190',
+    userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Safari/605.1.15',
+    referrer: null,
+    language: 'de-DE,de;q=0.9,en;q=0.8',
+  },
+  // MTN Nigeria, Abuja: an Android tablet.
+  {
+    ip: '197.210.53.201',
+    userAgent: 'Mozilla/5.0 (Linux; Android 13; SM-X205) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.6723.107 Safari/537.36',
+    referrer: null,
+    language: 'en-US,en;q=0.9',
+  },
 ];
-
-function ipDetails(v: VisitSeed): Record<string, string | number | null> {
-  return {
-    response: 'OK',
-    country_code: v.countryCode,
-    country_name: v.country,
-    region_name: v.region,
-    city_name: v.city,
-    latitude: v.coords ? v.coords[0] : null,
-    longitude: v.coords ? v.coords[1] : null,
-    zip_code: v.zip,
-    time_zone: v.timeZone,
-    isp: v.isp,
-    domain: v.host.split('.').slice(-2).join('.'),
-    net_speed: v.usageType === 'MOB' ? 'COMP' : 'DSL',
-    idd_cod: v.countryCode === 'NG' ? '234' : v.countryCode === 'DE' ? '49' : null,
-    area_code: '-',
-    weather_station_code: '-',
-    weather_station_name: '-',
-    mcc: v.usageType === 'MOB' ? '621' : '-',
-    mnc: v.usageType === 'MOB' ? '30' : '-',
-    mobile_brand: v.usageType === 'MOB' ? v.isp.split(' ')[0] : '-',
-    elevation: v.coords ? 40 : null,
-    usage_type: v.usageType,
-    address_type: 'U',
-    category: v.vpn ? 'IAB19-11' : 'IAB19',
-    credits_consumed: 33,
-  };
-}
 
 /**
  * The demo client's requests, deals with invoice PDFs, final reports and Track Master visits, so every
@@ -236,7 +240,9 @@ export async function seedClientData(db: Db, uid: string, storage: Storage): Pro
         requestDetails,
         finalFileId,
         createdAt,
-        updatedAt: at(Math.max(1, daysAgo - 12)),
+        // The Track Master request closed recently: its visits are inside the retention window
+        // (VISIT_RETENTION_DAYS after Done, server/tracking/retention.ts), so the demo keeps showing them.
+        updatedAt: tool.id === 'track-master' && plan.status === 'Done' ? at(3) : at(Math.max(1, daysAgo - 12)),
       });
 
       for (const payment of payments) {
@@ -267,28 +273,19 @@ export async function seedClientData(db: Db, uid: string, storage: Storage): Pro
         });
       }
 
-      // Track Master: visits on the fully paid Done request and on the partly paid In Progress one.
+      // Track Master: a tracking link with visits on the fully paid Done request and on the partly paid
+      // In Progress one, recorded by the capture's own code (located and flagged from the shipped data).
       if (tool.id === 'track-master' && (plan.status === 'Done' || plan.status === 'In Progress')) {
-        const chosen = plan.status === 'Done' ? visitSeeds : visitSeeds.slice(1, 5);
-        await db.insert(visits).values(
-          chosen.map((v, i) => ({
-            requestId,
-            userId: uid,
-            ip: v.ip,
-            host: v.host,
-            source: v.source,
-            domain: answers.fraudUrl ? new URL(String(answers.fraudUrl)).hostname : null,
-            brand: v.usageType === 'MOB' ? 'Android' : 'Windows',
-            time: at(daysAgo - 2 - i * 3, 8 + i * 2),
-            country: v.country,
-            isp: v.isp,
-            vpn: v.vpn,
-            isNew: i >= chosen.length - 2,
-            archive: false,
-            // One visit without any lookup result, as happens when the IP service is down.
-            ipDetails: i === 2 && plan.status === 'In Progress' ? null : ipDetails(v),
-          })),
-        );
+        const done = plan.status === 'Done';
+        const [link] = await db
+          .insert(trackingLinks)
+          .values({ requestId, userId: uid, slug: newSlug(), label: 'Payment receipt', destination: null, createdAt: at(daysAgo - 1) })
+          .returning();
+        const chosen = done ? [WHATSAPP_PREVIEW, ...visitSeeds] : visitSeeds.slice(1, 5);
+        const lookup = await loadIpLookup();
+        for (const [i, v] of chosen.entries()) {
+          await recordVisit(db, lookup, link.id, { ...v, time: at(daysAgo - 2 - i * 3, 8 + i * 2) });
+        }
       }
     }
   }

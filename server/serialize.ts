@@ -121,15 +121,15 @@ export function toVisit(row: VisitRow): Visit {
     new: row.isNew,
     archive: row.archive,
     ipDetails: (row.ipDetails as Visit['ipDetails']) ?? null,
-    // Filled from the visits table once it records captures (issue 11's server work).
-    linkId: null,
-    userAgent: null,
-    browser: null,
-    os: null,
-    device: null,
-    referrer: null,
-    language: null,
-    preview: null,
+    // The capture's fields (server/tracking/visit-details.ts); null on visits stored before tracking links.
+    linkId: row.linkId,
+    userAgent: row.userAgent,
+    browser: row.browser,
+    os: row.os,
+    device: row.device,
+    referrer: row.referrer,
+    language: row.language,
+    preview: row.preview,
   };
 }
 

@@ -36,7 +36,7 @@ export function createSignedLinks(secret: string, opts: { ttlMs?: number; now?: 
       return `${DOWNLOAD_PATH}${payload}.${sign(payload)}`;
     },
     verify(token) {
-      const match = /^([0-9a-f-]{36})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token);
+      const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token);
       if (!match) return { ok: false, reason: 'invalid' };
       const [, fileId, expires, signature] = match;
       const expected = Buffer.from(sign(`${fileId}.${expires}`));

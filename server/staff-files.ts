@@ -3,10 +3,11 @@ import { allowedActions } from '../domain/lifecycle.ts';
 import { type ClientFile, queueTabs, queueTabStatus, type QueueTab, type RequestFile, type RequestTab, type StaffThread } from '../domain/staff.ts';
 import { clientHistory, requestHistory } from './audit.ts';
 import type { Db } from './db/client.ts';
-import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, userPresence, users } from './db/schema.ts';
+import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, userPresence, users, visits } from './db/schema.ts';
 import { notFound } from './errors.ts';
 import { toNotification, toStaffNote, toStaffThread, toUserFile } from './serialize-messages.ts';
-import { clientName, toStaffClient, toStaffDeal, toStaffFile, toStaffRefund, toStaffRequest } from './serialize.ts';
+import { clientName, toStaffClient, toStaffDeal, toStaffFile, toStaffRefund, toStaffRequest, toVisit } from './serialize.ts';
+import { linksOfRequest, toStaffTrackingLink } from './tracking/links.ts';
 import type { SignedLinks } from './signed-links.ts';
 import { UUID } from './storage.ts';
 
@@ -120,13 +121,16 @@ export async function requestFile(db: Db, links: SignedLinks, requestId: string)
   if (!UUID.test(requestId)) throw notFound('Request not found');
   const [row] = await db.select().from(productRequests).where(eq(productRequests.id, requestId));
   if (!row) throw notFound('Request not found');
-  const [[owner], fileRows, dealRows, refundRows, noteRows, history] = await Promise.all([
+  const [[owner], fileRows, dealRows, refundRows, noteRows, history, linkRows, visitRows] = await Promise.all([
     db.select().from(users).where(eq(users.uid, row.userId)),
     db.select().from(files).where(and(eq(files.requestId, row.id), inArray(files.kind, ['attachment', 'final']))).orderBy(desc(files.createdAt), desc(files.id)),
     db.select().from(deals).where(eq(deals.requestId, row.id)).orderBy(desc(deals.createdAt), desc(deals.id)),
     db.select().from(refunds).where(eq(refunds.requestId, row.id)).orderBy(desc(refunds.createdAt), desc(refunds.id)),
     db.select().from(staffNotes).where(eq(staffNotes.requestId, row.id)).orderBy(desc(staffNotes.createdAt), desc(staffNotes.seq)),
     requestHistory(db, row.id),
+    // Track Master: staff see every link and every visit, previews included, whatever was paid.
+    linksOfRequest(db, row.id),
+    db.select().from(visits).where(eq(visits.requestId, row.id)).orderBy(desc(visits.time), desc(visits.id)),
   ]);
   const request = toStaffRequest(row);
   return {
@@ -138,8 +142,8 @@ export async function requestFile(db: Db, links: SignedLinks, requestId: string)
     deals: dealRows.map((d) => toStaffDeal(d, links)),
     refunds: refundRows.map((r) => toStaffRefund(r, row.paid)),
     notes: noteRows.map(toStaffNote),
-    trackingLinks: [],
-    visits: [],
+    trackingLinks: linkRows.map(toStaffTrackingLink),
+    visits: visitRows.map(toVisit),
     history,
     allowedActions: allowedActions({ status: request.status, hasFinalFile: row.finalFileId !== null, contractSigned: row.contractSigned, leftToPay: request.leftToPay }),
   };

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -46,7 +47,9 @@ export function emulatorHost(): string {
 
 /** The test environment: files under dataDir, no built PWA, the emulator from the environment. */
 export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
-  return loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'no-build'), ...env });
+  // Benches run without the emulator (a stub identity): they are then not local, and need a secret of their own.
+  const secret = process.env.FIREBASE_AUTH_EMULATOR_HOST ? {} : { DOWNLOAD_SECRET: randomBytes(32).toString('base64url') };
+  return loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'no-build'), ...secret, ...env });
 }
 
 /** A test's stand-in for a non-null assertion: the value, or a failure that says what was missing. */
@@ -55,12 +58,12 @@ export function defined<T>(value: T | null | undefined, what: string): T {
   return value;
 }
 
-export async function createTestApp(opts: { backend?: Backend; maxUploadBytes?: number } = {}): Promise<TestApp> {
+export async function createTestApp(opts: { backend?: Backend; maxUploadBytes?: number; logStream?: { write(line: string): void } } = {}): Promise<TestApp> {
   const emulator = emulatorHost();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-test-'));
   const config = testConfig(dataDir, opts.maxUploadBytes ? { UPLOAD_MAX_BYTES: String(opts.maxUploadBytes) } : {});
   const services = await openServices(config, { database: opts.backend === 'postgres' ? { url: await freshPostgresUrl() } : 'memory' });
-  const app = await buildApp(services);
+  const app = await buildApp(services, { logStream: opts.logStream });
   await app.ready();
   let n = 0;
   return {

@@ -153,8 +153,63 @@ export const visits = pgTable(
     isNew: boolean('is_new').notNull().default(true),
     archive: boolean('archive').notNull().default(false),
     ipDetails: jsonb('ip_details'),
+    /** The tracking link the visit came through (server/tracking/capture.ts); null for visits stored before links. */
+    linkId: uuid('link_id').references(() => trackingLinks.id),
+    userAgent: text('user_agent'),
+    /** Parsed from the user agent by ua-parser-js: "Chrome 131", "Android 14", "mobile" / "tablet" / "desktop". */
+    browser: text('browser'),
+    os: text('os'),
+    device: text('device'),
+    referrer: text('referrer'),
+    /** The Accept-Language header as sent (cut to 200 characters). */
+    language: text('language'),
+    /** The messaging app whose link-preview fetcher made this request ("WhatsApp"); null for a person's visit. */
+    preview: text('preview'),
   },
-  (t) => [index('visits_request').on(t.requestId)],
+  (t) => [index('visits_request').on(t.requestId, t.time), index('visits_link').on(t.linkId)],
+);
+
+/**
+ * Track Master tracking links (docs/decisions/010-track-master-links.md). Served at /t/{slug}; a capture
+ * bumps `visits` or `previews` in the transaction that inserts the visit, so the row's seq moves and
+ * the client's delta sync (and the staff feed) learn of the visit without a seq on `visits`.
+ */
+export const trackingLinks = pgTable(
+  'tracking_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => productRequests.id),
+    /** The client whose request it is: whose feed carries the link. */
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.uid),
+    /** 16 random bytes, base64url (domain/tracking.ts TrackingSlug). */
+    slug: text('slug').notNull(),
+    label: text('label').notNull(),
+    /** Where a visitor is redirected; null = the portal's neutral page. */
+    destination: text('destination'),
+    disabled: boolean('disabled').notNull().default(false),
+    visits: integer('visits').notNull().default(0),
+    previews: integer('previews').notNull().default(0),
+    lastVisitAt: timestamp('last_visit_at', { withTimezone: true, mode: 'string' }),
+    createdBy: text('created_by'),
+    /** The Idempotency-Key of the staff request that created the link: a replay finds it instead of adding one. */
+    clientKey: text('client_key'),
+    /** Bumped by every staff write (disable, enable); captures leave it alone. */
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    seq: seq(),
+  },
+  (t) => [
+    uniqueIndex('tracking_links_slug').on(t.slug),
+    index('tracking_links_user_seq').on(t.userId, t.seq),
+    index('tracking_links_request').on(t.requestId, t.createdAt),
+    uniqueIndex('tracking_links_client_key').on(t.createdBy, t.clientKey).where(sql`client_key IS NOT NULL`),
+    check('tracking_links_counts_check', sql`${t.visits} >= 0 AND ${t.previews} >= 0`),
+  ],
 );
 
 export const refunds = pgTable(

@@ -92,10 +92,14 @@ describe('requests, refunds, final files, live details and billing', () => {
         const rows = await t.services.db.select().from(visits).where(eq(visits.requestId, r.id));
         expect(rows.length).toBeGreaterThan(0);
       }
+      // Recorded through the capture code: located from the shipped data, one WhatsApp preview apart,
+      // the Tor exit and the M247 address flagged vpn.
       const rows = await t.services.db.select().from(visits).where(eq(visits.requestId, paid.id));
       const details = rows.map((v) => v.ipDetails as Record<string, unknown>);
-      expect(details.some((d) => d.latitude !== null && d.longitude !== null)).toBe(true);
-      expect(details.some((d) => d.latitude === null)).toBe(true);
+      expect(details.every((d) => typeof d.latitude === 'number' && typeof d.longitude === 'number')).toBe(true);
+      expect(rows.filter((v) => v.preview !== null).map((v) => v.preview)).toEqual(['WhatsApp']);
+      expect(rows.filter((v) => v.vpn).map((v) => v.ip).sort()).toEqual(['185.220.101.34', '91.132.139.88']);
+      expect(rows.find((v) => v.ip === '41.203.72.5')).toMatchObject({ country: 'Nigeria', browser: 'Mobile Safari 18', os: 'iOS 18.1', device: 'mobile', brand: 'Apple' });
     });
   });
 
@@ -203,7 +207,9 @@ describe('requests, refunds, final files, live details and billing', () => {
       const paid = seeded('track-master', 'Done');
       const { data } = (await get(`/api/tools/track-master/requests/${paid.id}/live-details`)).json();
       expect(data.id).toBe(paid.id);
-      expect(data.data).toHaveLength(6);
+      // Six people's visits and one WhatsApp preview, which the client shows apart.
+      expect(data.data).toHaveLength(7);
+      expect(data.data.filter((v: { preview: string | null }) => v.preview !== null)).toHaveLength(1);
       expect(data.data[0]).toMatchObject({ productRequestId: paid.id, userId: a.uid, ip: expect.any(String), vpn: expect.any(Boolean), new: expect.any(Boolean), archive: false });
       expect(data.data.some((v: { ipDetails: { latitude: unknown } }) => typeof v.ipDetails.latitude === 'number')).toBe(true);
     });
@@ -274,6 +280,9 @@ describe('requests, refunds, final files, live details and billing', () => {
       expect(res.statusCode).toBe(410);
       expect(res.json().error.code).toBe('LINK_EXPIRED');
       expect((await t.app.inject({ url: '/api/download/garbage' })).statusCode).toBe(403);
+      // Correctly signed, but the id is not a UUID: refused as a bad link, never a failed uuid query (500).
+      const notUuid = createSignedLinks(t.services.config.downloadSecret).link('-'.repeat(36));
+      expect((await t.app.inject({ url: notUuid })).json().error.code).toBe('INVALID_LINK');
     });
   });
 

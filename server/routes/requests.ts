@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -140,7 +140,8 @@ export async function requestRoutes(app: FastifyInstance) {
         requestDetails: toRequest(row).requestDetails,
       };
       if (tool.id === 'track-master') {
-        const [{ n }] = await app.db.select({ n: count() }).from(visits).where(eq(visits.requestId, row.id));
+        // People only: a messaging app's preview fetch is not a visit (server/tracking/preview-bots.ts).
+        const [{ n }] = await app.db.select({ n: count() }).from(visits).where(and(eq(visits.requestId, row.id), isNull(visits.preview)));
         details.visits = Number(n);
       }
       return { data: details };
@@ -162,9 +163,14 @@ export async function requestRoutes(app: FastifyInstance) {
       const tool = toolOr404(request.params.toolId);
       if (tool.id !== 'track-master') throw notFound('Live details exist for Track Master requests only');
       const row = await ownRequest(request.user.uid, tool, request.params.requestId);
-      const visitRows = await app.db.select().from(visits).where(eq(visits.requestId, row.id)).orderBy(desc(visits.time));
-      // Nothing of the visits leaks before payment in full, only how many rows to draw.
-      const data = isFullyPaid(row) ? visitRows.map(toVisit) : Math.max(MIN_PLACEHOLDER_ROWS, visitRows.length);
+      // Nothing of the visits leaks before payment in full, only how many rows to draw: the people's
+      // visits, not the previews of messaging apps (those are shown apart once paid).
+      if (!isFullyPaid(row)) {
+        const [{ n }] = await app.db.select({ n: count() }).from(visits).where(and(eq(visits.requestId, row.id), isNull(visits.preview)));
+        return { data: { id: row.id, data: Math.max(MIN_PLACEHOLDER_ROWS, Number(n)) } };
+      }
+      const visitRows = await app.db.select().from(visits).where(eq(visits.requestId, row.id)).orderBy(desc(visits.time), desc(visits.id));
+      const data = visitRows.map(toVisit);
       return { data: { id: row.id, data } };
     },
   );

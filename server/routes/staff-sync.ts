@@ -82,6 +82,8 @@ const windowStart = sql`now() - make_interval(days => ${STAFF_WATCH_DAYS})`;
  * every term is a max(seq) on a (user, seq) index, so the cost grows with the number of clients
  * watched, not with their history. GREATEST skips the NULLs of tables where the client has no row.
  * Notifications count only those addressed to the client: general ones are not in a client file.
+ * Tracking links count: a captured visit bumps its link's counters, which moves the link's seq, so a
+ * watched request page gets its new visits (visits carry no seq of their own).
  */
 async function changedClients(db: Db, staffUid: string, cursor: string, n: number): Promise<ChangedClient[]> {
   const newest = (table: string, column: string) => sql`(SELECT max(seq) FROM ${sql.identifier(table)} WHERE ${sql.identifier(column)} = w.subject_uid)`;
@@ -97,6 +99,7 @@ async function changedClients(db: Db, staffUid: string, cursor: string, n: numbe
         ${newest('contact_requests', 'user_id')},
         ${newest('contact_replies', 'user_id')},
         ${newest('files', 'user_id')},
+        ${newest('tracking_links', 'user_id')},
         ${newest('staff_notes', 'subject_uid')}
       ) AS change
       FROM (

@@ -109,6 +109,7 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
       contactRequests: [],
       contactReplies: [],
       files: [],
+      trackingLinks: [],
     });
     expect(res.headers['cache-control']).toBe('no-store');
     expect(Buffer.byteLength(res.body)).toBeLessThan(200);

@@ -5,10 +5,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SyncPage, SyncQuery, emptySyncPage } from '../../domain/sync.ts';
 import type { Db } from '../db/client.ts';
-import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, users } from '../db/schema.ts';
+import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, trackingLinks, users } from '../db/schema.ts';
 import { toDeal, toProfile, toRefund, toRequest } from '../serialize.ts';
 import { toContactReply, toContactRequest, toNotification, toUserFile } from '../serialize-messages.ts';
 import { createSignedLinks } from '../signed-links.ts';
+import { toTrackingLink } from '../tracking/links.ts';
 
 /**
  * File kinds a user's replica holds: the general uploads the Files page lists, as GET /api/user/files does.
@@ -16,7 +17,7 @@ import { createSignedLinks } from '../signed-links.ts';
  */
 export const SYNCED_FILE_KINDS = ['general'] as const;
 
-type Tag = 'u' | 'r' | 'd' | 'f' | 'n' | 'c' | 'm' | 'x';
+type Tag = 'u' | 'r' | 'd' | 'f' | 'n' | 'c' | 'm' | 'x' | 't';
 
 // drizzle types and()/or() as possibly undefined (the result for no conditions at all); with two
 // conditions they are always SQL, written here as drizzle writes them.
@@ -56,6 +57,8 @@ export async function syncRoutes(app: FastifyInstance) {
         // A thread's replies from either side: user_id is the thread's owner, whoever wrote the reply.
         m: eq(contactReplies.userId, uid),
         x: both(eq(files.userId, uid), inArray(files.kind, [...SYNCED_FILE_KINDS])),
+        // Track Master links of the client's requests; a capture moves the link's seq (its counts).
+        t: eq(trackingLinks.userId, uid),
       } satisfies Record<Tag, SQL>;
 
       const next = await nextChanges(app.db, uid, cursor, limit + 1);
@@ -126,6 +129,13 @@ export async function syncRoutes(app: FastifyInstance) {
             .where(and(owned.x, range(files)))
             .orderBy(asc(files.seq))
             .then((rows) => void (page.files = rows.map(toUserFile))),
+        has.has('t') &&
+          app.db
+            .select()
+            .from(trackingLinks)
+            .where(and(owned.t, range(trackingLinks)))
+            .orderBy(asc(trackingLinks.seq))
+            .then((rows) => void (page.trackingLinks = rows.map(toTrackingLink))),
       ]);
       return { data: page };
     },
@@ -156,6 +166,7 @@ async function nextChanges(db: Db, uid: string, cursor: string, n: number): Prom
       UNION ALL (SELECT 'c', seq FROM contact_requests WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
       UNION ALL (SELECT 'm', seq FROM contact_replies WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
       UNION ALL (SELECT 'x', seq FROM files WHERE user_id = ${uid} AND kind IN (${kinds}) AND seq > ${c} ORDER BY seq LIMIT ${n})
+      UNION ALL (SELECT 't', seq FROM tracking_links WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
     ) AS changes
     ORDER BY changes.seq
     LIMIT ${n}

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelope } from '../../domain/schemas.ts';
+import { NewTrackingLinkBody, StaffTrackingLink, TrackingLinkPatch } from '../../domain/tracking.ts';
+import { clientKeyOf, settleInTransaction } from '../plugins/idempotency.ts';
+import { actorOf, lockRequest } from '../staff-writes.ts';
+import { createTrackingLink, lockTrackingLink, setTrackingLinkDisabled, toStaffTrackingLink } from '../tracking/links.ts';
+
+const RequestParams = z.strictObject({ requestId: z.string().max(100, 'requestId must be at most 100 characters') });
+const LinkParams = z.strictObject({ linkId: z.string().max(100, 'linkId must be at most 100 characters') });
+
+/**
+ * Staff writes on Track Master tracking links (docs/api.md, "Tracking links"). As every staff write:
+ * the row is locked, the change and its audit row commit in one transaction, and the client is poked
+ * after the commit (their feed carries the link; the poke reaches staff streams too, events.ts).
+ */
+export async function staffTrackingRoutes(app: FastifyInstance) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const staff = { onRequest: app.requireStaff };
+
+  api.post(
+    '/staff/requests/:requestId/tracking-links',
+    {
+      ...staff,
+      schema: {
+        tags: ['staff'],
+        summary: 'Creates a tracking link (/t/{slug}) on a Track Master request that is In Progress. Send an Idempotency-Key',
+        params: RequestParams,
+        body: NewTrackingLinkBody,
+        response: { 201: envelope(StaffTrackingLink) },
+      },
+    },
+    async (request, reply) => {
+      const link = await app.db.transaction(async (tx) => {
+        const row = await lockRequest(tx, request.params.requestId);
+        const { link: created } = await createTrackingLink(tx, row, request.body, actorOf(request), clientKeyOf(request));
+        await settleInTransaction(tx, request, 201, { data: toStaffTrackingLink(created) });
+        return created;
+      });
+      await app.events.poke(link.userId);
+      return reply.status(201).send({ data: toStaffTrackingLink(link) });
+    },
+  );
+
+  api.patch(
+    '/staff/tracking-links/:linkId',
+    {
+      ...staff,
+      schema: {
+        tags: ['staff'],
+        summary: 'Disables or enables a tracking link; a disabled link answers 404 and records nothing',
+        params: LinkParams,
+        body: TrackingLinkPatch,
+        response: { 200: envelope(StaffTrackingLink) },
+      },
+    },
+    async (request) => {
+      const link = await app.db.transaction(async (tx) => setTrackingLinkDisabled(tx, await lockTrackingLink(tx, request.params.linkId), request.body.disabled, actorOf(request)));
+      // This instance answers the change at once; others within the slug cache's TTL (link-cache.ts).
+      app.tracking.forget(link.slug);
+      await app.events.poke(link.userId);
+      return { data: toStaffTrackingLink(link) };
+    },
+  );
+}
