@@ -1,6 +1,6 @@
 import { DataList } from '@chakra-ui/react';
-import type { Visit } from '../../../../domain/schemas.ts';
-import { Popup } from '../../../components/popup.tsx';
+import type { Visit } from '../../domain/schemas.ts';
+import { Popup } from './popup.tsx';
 
 /** IP Details: the IP lookup of one visit, key by key. */
 export function IpDetailsDialog({ visit, onClose }: { visit: Visit | null; onClose(): void }) {

@@ -10,7 +10,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     port: Number(process.env.E2E_PORT ?? 8181),
     authPort: Number(process.env.E2E_AUTH_PORT ?? 9299),
     logPath: join(ROOT, 'tests', 'output', `e2e-stack-${process.env.E2E_PORT ?? 8181}.log`),
-    env: { TEST_FAULTS: '1' },
+    // Loopback is trusted as a proxy so a test can present a visitor's public address in X-Forwarded-For,
+    // as the production proxy does (tracking links locate visitors from it).
+    env: { TEST_FAULTS: '1', TRUST_PROXY: 'loopback' },
     label: 'e2e',
   });
   process.env.E2E_BASE_URL = stack.baseUrl;

@@ -1,30 +1,8 @@
 // Issue 10, "Show": a support conversation and a refund decision, client and staff side by side in two
 // Chromium contexts against the `npm start` stack. What the client sees arrives live (no reload).
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';
-import { bearer, createEmulatorUser, dataOf, DEMO, idToken, openContext, shotBoth, signIn } from './support/fixtures.ts';
-
-/** An approved client with a Track Master request, priced at $450, paid $300 and In Progress: made through the API. */
-async function clientWithPaidRequest(request: APIRequestContext, email: string, password: string) {
-  const { idToken: clientToken, uid } = await createEmulatorUser(email, password);
-  await dataOf(await request.get('/api/user', { headers: bearer(clientToken) }));
-  const staffToken = await idToken(DEMO.staff.email, DEMO.staff.password);
-  const staff = { headers: bearer(staffToken) };
-  const profile = await dataOf<{ client: { version: number } }>(await request.get(`/api/staff/clients/${uid}`, staff));
-  await dataOf(await request.post(`/api/staff/clients/${uid}/approval`, { ...staff, data: { version: profile.client.version } }));
-  const order = { fraudType: 'romance', fraudUrl: 'https://hearts.example', communicationChannel: 'WhatsApp', notes: 'He asked for money.' };
-  const created = await dataOf<{ id: string }>(await request.post('/api/trackMasterProcess', { headers: bearer(clientToken), data: { trackMasterProcess: order } }));
-  const path = `/api/staff/requests/${created.id}`;
-  let version = 1;
-  const step = async (suffix: string, data: Record<string, unknown>) => {
-    const answer = await dataOf<{ version?: number; request?: { version: number } }>(await request.post(`${path}${suffix}`, { ...staff, data: { ...data, version } }));
-    version = answer.request?.version ?? answer.version ?? version + 1;
-  };
-  await step('/transition', { to: 'Waiting for actions', totalAmount: 450 });
-  await step('/payments', { amount: 300, method: 'CARD', paidAt: '2026-11-20', reference: 'E2E' });
-  await step('/transition', { to: 'In Progress' });
-  return { uid, requestId: created.id, staffToken };
-}
+import { bearer, clientWithPaidRequest, dataOf, DEMO, openContext, shotBoth, signIn } from './support/fixtures.ts';
 
 test('a support conversation and a refund decision, both ways, live', async ({ browser, request }) => {
   test.setTimeout(240_000);

@@ -118,3 +118,25 @@ export async function dataOf<T>(res: Awaited<ReturnType<APIRequestContext['get']
   expect(res.ok(), await res.text()).toBe(true);
   return ((await res.json()) as { data: T }).data;
 }
+
+/** An approved client with a Track Master request, priced at $450, paid $300 and In Progress: made through the API. */
+export async function clientWithPaidRequest(request: APIRequestContext, email: string, password: string) {
+  const { idToken: clientToken, uid } = await createEmulatorUser(email, password);
+  await dataOf(await request.get('/api/user', { headers: bearer(clientToken) }));
+  const staffToken = await idToken(DEMO.staff.email, DEMO.staff.password);
+  const staff = { headers: bearer(staffToken) };
+  const profile = await dataOf<{ client: { version: number } }>(await request.get(`/api/staff/clients/${uid}`, staff));
+  await dataOf(await request.post(`/api/staff/clients/${uid}/approval`, { ...staff, data: { version: profile.client.version } }));
+  const order = { fraudType: 'romance', fraudUrl: 'https://hearts.example', communicationChannel: 'WhatsApp', notes: 'He asked for money.' };
+  const created = await dataOf<{ id: string }>(await request.post('/api/trackMasterProcess', { headers: bearer(clientToken), data: { trackMasterProcess: order } }));
+  const path = `/api/staff/requests/${created.id}`;
+  let version = 1;
+  const step = async (suffix: string, data: Record<string, unknown>) => {
+    const answer = await dataOf<{ version?: number; request?: { version: number } }>(await request.post(`${path}${suffix}`, { ...staff, data: { ...data, version } }));
+    version = answer.request?.version ?? answer.version ?? version + 1;
+  };
+  await step('/transition', { to: 'Waiting for actions', totalAmount: 450 });
+  await step('/payments', { amount: 300, method: 'CARD', paidAt: '2026-11-20', reference: 'E2E' });
+  await step('/transition', { to: 'In Progress' });
+  return { uid, requestId: created.id, staffToken };
+}

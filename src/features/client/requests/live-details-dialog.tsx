@@ -1,30 +1,25 @@
-import { Box, Button, Link, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
+import { Heading, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { MapPin } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { formatDate } from '../../../../domain/format.ts';
-import { LiveDetails, type Visit } from '../../../../domain/schemas.ts';
+import { LiveDetails } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
+import { type TrackingLink, trackingLinkAdvice } from '../../../../domain/tracking.ts';
 import { ApiError, NetworkError, apiGet } from '../../../lib/api.ts';
 import type { LocalRequest } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';
 import { Popup } from '../../../components/popup.tsx';
-import { iconSize } from '../../../components/theme-tokens.ts';
+import { TrackingLinkItem } from '../../../components/tracking-link-item.tsx';
+import { PreviewsList, VisitsList } from '../../../components/visits-list.tsx';
 import { useOnline } from '../../../lib/pwa.ts';
-import { IpDetailsDialog } from './ip-details-dialog.tsx';
 import { toolOf } from './use-requests.ts';
 
-export function mapLink(visit: Visit): string | null {
-  const lat = visit.ipDetails?.latitude;
-  const lng = visit.ipDetails?.longitude;
-  // Spec: the map link appears only when both coordinates exist.
-  if (lat === null || lat === undefined || lat === '' || lng === null || lng === undefined || lng === '') return null;
-  return `https://www.google.com/maps/search/?api=1&query=${lat},${lng}`;
-}
-
 /**
- * Live Details of a Track Master request. The answer is kept in Dexie so the popup opens offline
- * with the last known visits; online, it is fetched again each time the popup opens.
+ * Live Details of a Track Master request: its tracking links (from the replica, so they show offline)
+ * and the visits they captured. The visits stay behind the server's payment gate: they are fetched
+ * when the popup opens and again whenever a link's counts move in the delta sync (a capture pokes the
+ * client, the pull brings the link's new counts), so a visit shows within a second. The last answer is
+ * kept in Dexie so the popup opens offline with the last known visits.
  */
 export function LiveDetailsDialog({ request, onClose }: { request: LocalRequest | null; onClose(): void }) {
   return (
@@ -36,14 +31,59 @@ export function LiveDetailsDialog({ request, onClose }: { request: LocalRequest 
 
 function LiveDetailsBody({ request }: { request: LocalRequest }) {
   const db = useReplica();
+  const links = useLiveQuery(() => db.trackingLinks.where('productRequestId').equals(request.id).reverse().sortBy('createdAt'), [db, request.id]);
+  return (
+    <Stack gap="6">
+      <TrackingLinks links={links} />
+      <Stack gap="3">
+        <Heading as="h3" fontSize="md" fontWeight="semibold">
+          Visits
+        </Heading>
+        {links === undefined ? <Skeleton height="8" /> : <Visits request={request} captures={captureCount(links)} />}
+      </Stack>
+    </Stack>
+  );
+}
+
+/** Changes whenever any link of the request records a visit or a preview: the signal to fetch the visits again. */
+function captureCount(links: TrackingLink[]): number {
+  return links.reduce((n, link) => n + link.visits + link.previews, 0);
+}
+
+function TrackingLinks({ links }: { links: TrackingLink[] | undefined }) {
+  if (links === undefined) return <Skeleton height="8" />;
+  return (
+    <Stack gap="3" data-testid="tracking-links">
+      <Heading as="h3" fontSize="md" fontWeight="semibold">
+        Tracking links
+      </Heading>
+      {links.length === 0 ? (
+        <Text color="fg.muted">Our team adds your tracking link here when your request is in progress.</Text>
+      ) : (
+        <>
+          <Text fontSize="sm">{trackingLinkAdvice}</Text>
+          <Stack as="ul" gap="0" listStyleType="none" m="0" p="0" aria-label="Tracking links">
+            {links.map((link) => (
+              <TrackingLinkItem key={link.id} link={link} />
+            ))}
+          </Stack>
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function Visits({ request, captures }: { request: LocalRequest; captures: number }) {
+  const db = useReplica();
   const online = useOnline();
   const cached = useLiveQuery(async () => (await db.liveDetails.get(request.id)) ?? null, [db, request.id]);
+  // What was paid, as the replica has it now: a payment in full opens the server's gate, so it refetches too.
+  const paid = useLiveQuery(async () => (await db.requests.get(request.id))?.paid ?? null, [db, request.id]);
   const [error, setError] = useState<string | null>(null);
-  const [ipVisit, setIpVisit] = useState<Visit | null>(null);
   const toolId = toolOf(request)?.id ?? 'track-master';
 
   useEffect(() => {
-    if (!online) return;
+    if (!online || paid === undefined) return;
     let cancelled = false;
     setError(null);
     apiGet(`/tools/${toolId}/requests/${request.id}/live-details`, LiveDetails)
@@ -57,7 +97,7 @@ function LiveDetailsBody({ request }: { request: LocalRequest }) {
     return () => {
       cancelled = true;
     };
-  }, [db, online, request.id, toolId]);
+  }, [db, online, request.id, toolId, captures, paid]);
 
   if (cached === undefined) return <Skeleton height="8" />;
   if (!cached) {
@@ -85,60 +125,17 @@ function LiveDetailsBody({ request }: { request: LocalRequest }) {
     );
   }
 
-  if (cached.data.length === 0) return <Text>{texts.noRelevantInformation}</Text>;
-
+  const people = cached.data.filter((visit) => !visit.preview);
+  const previews = cached.data.filter((visit) => visit.preview);
   return (
-    <>
-      <Table.ScrollArea borderWidth="1px" rounded="l2">
-        <Table.Root size="sm" aria-label="Visits">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader>Time</Table.ColumnHeader>
-              <Table.ColumnHeader>IP</Table.ColumnHeader>
-              <Table.ColumnHeader>Country</Table.ColumnHeader>
-              <Table.ColumnHeader>ISP</Table.ColumnHeader>
-              <Table.ColumnHeader>VPN</Table.ColumnHeader>
-              <Table.ColumnHeader>
-                <Box as="span" srOnly>
-                  Actions
-                </Box>
-              </Table.ColumnHeader>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {cached.data.map((visit) => {
-              const map = mapLink(visit);
-              return (
-                <Table.Row key={visit.id}>
-                  <Table.Cell whiteSpace="nowrap">{formatDate(visit.time)}</Table.Cell>
-                  <Table.Cell>{visit.ip}</Table.Cell>
-                  <Table.Cell>{visit.country ?? '—'}</Table.Cell>
-                  <Table.Cell>{visit.isp ?? '—'}</Table.Cell>
-                  <Table.Cell>{visit.vpn ? 'Yes' : 'No'}</Table.Cell>
-                  <Table.Cell>
-                    <Stack direction="row" gap="2" align="center">
-                      <Button size="xs" variant="outline" disabled={!visit.ipDetails} onClick={() => setIpVisit(visit)}>
-                        IP Details
-                      </Button>
-                      {map && (
-                        <Link href={map} target="_blank" rel="noopener noreferrer" aria-label={`Map of ${visit.ip}`} color="brand.fg">
-                          <MapPin size={iconSize} aria-hidden="true" />
-                        </Link>
-                      )}
-                    </Stack>
-                  </Table.Cell>
-                </Table.Row>
-              );
-            })}
-          </Table.Body>
-        </Table.Root>
-      </Table.ScrollArea>
+    <Stack gap="4">
+      {people.length === 0 ? <Text>{texts.noRelevantInformation}</Text> : <VisitsList visits={people} label="Visits" />}
+      <PreviewsList visits={previews} />
       {!online && (
-        <Text mt="3" fontSize="xs" color="fg.muted">
+        <Text fontSize="xs" color="fg.muted">
           Saved on this device on {formatDate(cached.fetchedAt)}
         </Text>
       )}
-      <IpDetailsDialog visit={ipVisit} onClose={() => setIpVisit(null)} />
-    </>
+    </Stack>
   );
 }

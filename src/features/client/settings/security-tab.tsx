@@ -1,15 +1,11 @@
-import { Button, Field, Heading, HStack, IconButton, Input, Separator, Stack, Text } from '@chakra-ui/react';
-import { Check, Copy } from 'lucide-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Button, Field, Heading, Input, Separator, Stack, Text } from '@chakra-ui/react';
+import { type FormEvent, useState } from 'react';
 import { generatePassword } from '../../../../domain/passwords.ts';
 import { texts } from '../../../../domain/texts.ts';
 import { changePassword } from '../../../lib/firebase.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
 import { useOnlineAction } from '../../../lib/use-online-action.ts';
-import { iconSize } from '../../../components/theme-tokens.ts';
-
-/** Spec section 9: the copy icon confirms for 3 s. */
-export const copiedForMs = 3000;
+import { CopyField } from '../../../components/copy-field.tsx';
 
 const empty = { current: '', next: '', confirm: '' };
 
@@ -69,33 +65,8 @@ function ChangePasswordForm() {
   );
 }
 
-async function copyText(text: string, fallbackInput: HTMLInputElement | null): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    // No clipboard permission (or an old browser): copy the selected field the old way.
-    fallbackInput?.select();
-    if (!document.execCommand('copy')) throw new Error('copy refused');
-  }
-}
-
 function PasswordGenerator() {
   const [password, setPassword] = useState('');
-  const [copied, setCopied] = useState(false);
-  const inputRef = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), copiedForMs);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  const copy = () => {
-    copyText(password, inputRef.current).then(
-      () => setCopied(true),
-      () => showMessage(texts.somethingWentWrong, 'error'),
-    );
-  };
 
   return (
     <Stack gap="4">
@@ -105,30 +76,13 @@ function PasswordGenerator() {
       <Text color="fg.muted">12 random letters and digits.</Text>
       <Field.Root>
         <Field.Label>Generated password</Field.Label>
-        <HStack gap="2" width="100%">
-          <Input ref={inputRef} readOnly value={password} fontFamily="mono" flex="1" minWidth="0" />
-          <IconButton
-            aria-label="Copy password"
-            variant="outline"
-            color={copied ? 'green.700' : 'portal.nav'}
-            disabled={!password}
-            onClick={copy}
-          >
-            {copied ? <Check size={iconSize} /> : <Copy size={iconSize} />}
-          </IconButton>
-        </HStack>
-        <Text role="status" aria-live="polite" color="green.700" fontSize="sm" minHeight="1lh">
-          {copied ? 'Copied' : ''}
-        </Text>
+        <CopyField value={password} copyLabel="Copy password" />
       </Field.Root>
       <Button
         variant="outline"
         colorPalette="brand"
         alignSelf="flex-start"
-        onClick={() => {
-          setPassword(generatePassword());
-          setCopied(false);
-        }}
+        onClick={() => setPassword(generatePassword())}
       >
         Generate password
       </Button>

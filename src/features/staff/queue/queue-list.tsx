@@ -8,7 +8,7 @@ import { toolByBackendName } from '../../../../domain/tools.ts';
 import { RequestStatusBadge } from '../../../components/request-status-badge.tsx';
 import { ToolIcon } from '../../../components/tool-icon.tsx';
 import { useIsMobile } from '../../../lib/ui-state.ts';
-import { formatDateTime } from '../shared/format.ts';
+import { formatDateTime } from '../../../../domain/format.ts';
 import { ClientLink, ThreadLink } from '../shared/links.tsx';
 
 type Lead = Extract<QueueItem, { kind: 'lead' }>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RequestStatus } from '../../../../domain/enums.ts';
 import { type PaymentMethod, StaffDeal, StaffRequest } from '../../../../domain/staff.ts';
+import { type NewTrackingLinkBody, StaffTrackingLink } from '../../../../domain/tracking.ts';
 import { apiRequest, apiSend, readData } from '../../../lib/api.ts';
 
 /** The staff writes on one request. Each carries the version the staff member was looking at. */
@@ -40,4 +41,14 @@ export async function sendFinalFile(requestId: string, file: File, version: numb
   form.append('version', String(version));
   form.append('file', file, file.name);
   return readData(await apiRequest(`${base(requestId)}/final-file`, { method: 'POST', form }), StaffRequest);
+}
+
+/** `idempotencyKey` is made once per submission, so a retry after a lost answer makes one link. */
+export async function sendNewTrackingLink(requestId: string, body: NewTrackingLinkBody, idempotencyKey: string) {
+  const res = await apiRequest(`${base(requestId)}/tracking-links`, { method: 'POST', json: body, headers: { 'Idempotency-Key': idempotencyKey } });
+  return readData(res, StaffTrackingLink);
+}
+
+export function sendTrackingLinkState(linkId: string, disabled: boolean) {
+  return apiSend(`/staff/tracking-links/${encodeURIComponent(linkId)}`, 'PATCH', { disabled }, StaffTrackingLink);
 }

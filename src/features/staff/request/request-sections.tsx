@@ -9,6 +9,7 @@ import { NotesSection } from '../shared/notes-section.tsx';
 import { PaymentsTable } from '../shared/payments-table.tsx';
 import { RefundsList } from '../shared/refunds-list.tsx';
 import { EmptyText, SectionCard } from '../shared/section-card.tsx';
+import { TrackingSection } from './tracking-section.tsx';
 
 /** Dates travel as timestamps and select values in lower case; they are shown as the client's form showed them. */
 function displayValue(type: string | undefined, value: unknown): string {
@@ -79,6 +80,7 @@ export function RequestSections({ file, refreshing, reload }: { file: RequestFil
           }
         />
       </SectionCard>
+      {request.productRequestType === 'TRACK_MASTER' && <TrackingSection file={file} reload={reload} />}
       <SectionCard title="Payments and invoices" count={file.deals.length}>
         <PaymentsTable deals={file.deals} />
       </SectionCard>

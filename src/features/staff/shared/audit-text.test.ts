@@ -19,6 +19,13 @@ describe('describeAudit', () => {
     });
   });
 
+  it('says whether a tracking link was made, disabled or enabled', () => {
+    const link = { label: 'Receipt', disabled: false };
+    expect(describeAudit({ action: 'tracking-link', before: null, after: link }).summary).toBe('Made a tracking link');
+    expect(describeAudit({ action: 'tracking-link', before: link, after: { ...link, disabled: true } }).summary).toBe('Disabled a tracking link');
+    expect(describeAudit({ action: 'tracking-link', before: { ...link, disabled: true }, after: link }).summary).toBe('Enabled a tracking link');
+  });
+
   it('copes with entries that carry no snapshot', () => {
     expect(describeAudit({ action: 'approve', before: null, after: null })).toEqual({ summary: 'Approved the client', changes: [] });
   });

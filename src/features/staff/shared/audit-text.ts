@@ -13,6 +13,7 @@ const actionText: Record<AuditEntry['action'], string> = {
   reply: 'Replied to the client',
   thread: 'Changed the conversation',
   refund: 'Decided a refund',
+  'tracking-link': 'Changed a tracking link',
 };
 
 /** A conversation closed or reopened, a refund approved or declined: the entry's own outcome says which. */
@@ -21,7 +22,11 @@ const outcomeText: Partial<Record<AuditEntry['action'], Record<string, string>>>
   refund: { approved: 'Approved a refund', declined: 'Declined a refund' },
 };
 
-function summaryOf(action: AuditEntry['action'], after: unknown): string {
+function summaryOf(action: AuditEntry['action'], before: unknown, after: unknown): string {
+  if (action === 'tracking-link' && isRecord(after)) {
+    if (!isRecord(before)) return 'Made a tracking link';
+    return after.disabled === true ? 'Disabled a tracking link' : 'Enabled a tracking link';
+  }
   const status = isRecord(after) && typeof after.status === 'string' ? after.status : undefined;
   return (status && outcomeText[action]?.[status]) ?? actionText[action] ?? action;
 }
@@ -36,7 +41,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  */
 export function describeAudit(entry: Pick<AuditEntry, 'action' | 'before' | 'after'>): { summary: string; changes: string[] } {
   const { before, after } = entry;
-  const summary = summaryOf(entry.action, after);
+  const summary = summaryOf(entry.action, before, after);
   if (isRecord(after) && !isRecord(before)) {
     // Something new (a payment, a file, a notification): what it was.
     const changes = Object.keys(fieldFormats)

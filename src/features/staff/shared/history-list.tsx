@@ -1,7 +1,7 @@
 import { Box, List, Stack, Text } from '@chakra-ui/react';
 import type { AuditEntry } from '../../../../domain/staff.ts';
 import { describeAudit } from './audit-text.ts';
-import { formatDateTime } from './format.ts';
+import { formatDateTime } from '../../../../domain/format.ts';
 import { EmptyText } from './section-card.tsx';
 
 /** The audit history, newest first: when, who, what, and the main fields before → after. */

@@ -3,7 +3,7 @@ import { CloudOff } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { texts } from '../../../../domain/texts.ts';
 import { failureText } from '../../../lib/use-online-action.ts';
-import { formatDateTime } from './format.ts';
+import { formatDateTime } from '../../../../domain/format.ts';
 import { type StaffQuery, isOfflineError } from './use-staff-query.ts';
 
 /** What a failed read says: no connection is not an error of the data, so it gets the spec's offline text. */

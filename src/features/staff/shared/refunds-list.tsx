@@ -3,7 +3,7 @@ import { refundTypeLabel } from '../../../../domain/enums.ts';
 import { formatDate, formatMoney } from '../../../../domain/format.ts';
 import type { StaffRefund } from '../../../../domain/staff.ts';
 import { toolByBackendName } from '../../../../domain/tools.ts';
-import { formatDateTime } from './format.ts';
+import { formatDateTime } from '../../../../domain/format.ts';
 import { RequestLink } from './links.tsx';
 import { RefundDecision } from './refund-decision.tsx';
 import { EmptyText } from './section-card.tsx';
