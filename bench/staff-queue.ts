@@ -93,7 +93,8 @@ function stubIdentity(): IdentityProvider {
   return {
     async verifyIdToken(token) {
       if (token !== STAFF_TOKEN) throw new Error('bad token');
-      return { uid: STAFF_UID, email: 'staff@bench.example', issuedAt: Math.floor(Date.now() / 1000) };
+      const now = Math.floor(Date.now() / 1000);
+      return { uid: STAFF_UID, email: 'staff@bench.example', issuedAt: now, expiresAt: now + 3600 };
     },
     createUser: refuse,
     userExists: refuse,

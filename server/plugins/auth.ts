@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../errors.ts';
-import type { IdentityProvider } from '../firebase.ts';
+import { createTokenChecks, type TokenCheckOptions, type TokenChecks } from '../token-checks.ts';
 
 export interface AuthUser {
   uid: string;
@@ -29,28 +29,40 @@ declare module 'fastify' {
     tokenIssuedAt: number;
   }
   interface FastifyInstance {
+    /** The caller, from a token checked in full within the last minute for reads; asked afresh for writes. */
     authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /** The same, always asking the identity provider: for a stream's connect, which then stays open. */
+    authenticateFresh(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     requireStaff(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   }
 }
 
+/** Methods that change nothing: they may use a recent check; every other method asks the provider. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * Verifies the Firebase ID token and loads the caller's roles from the database on every call, so a
  * role granted or revoked by an admin takes effect on the user's next request, with no new sign-in.
- * An account created on the external sign-up page has no row yet: it gets one here, as a lead.
+ * The token's revocation, disabled and deleted state is asked of the identity provider on every write
+ * and stream connect, and at most once a minute per token for reads (server/token-checks.ts,
+ * docs/decisions/011-token-checks.md). An account created on the external sign-up page has no row yet:
+ * it gets one here, as a lead.
  */
-export const authPlugin = fp(
-  async (app) => {
+export const authPlugin = fp<{ tokenChecks?: Partial<TokenCheckOptions> }>(
+  async (app, options) => {
+    const tokens = createTokenChecks(app.identity, options.tokenChecks);
     app.decorateRequest('userOrNull', null);
     app.decorateRequest('user', { getter: signedInUser });
     app.decorateRequest('tokenIssuedAt', 0);
 
-    app.decorate('authenticate', async (request: FastifyRequest) => {
-      const token = await verifyBearer(app.identity, request.headers.authorization);
+    const signIn = async (request: FastifyRequest, fresh: boolean) => {
+      const token = await verifyBearer(tokens, request.headers.authorization, fresh);
       request.tokenIssuedAt = token.issuedAt;
       request.userOrNull = await loadOrCreateUser(app.db, token);
-    });
+    };
+    app.decorate('authenticate', (request: FastifyRequest) => signIn(request, !READS.has(request.method)));
+    app.decorate('authenticateFresh', (request: FastifyRequest) => signIn(request, true));
 
     app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
       await app.authenticate(request, reply);
@@ -70,11 +82,11 @@ function signedInUser(this: FastifyRequest): AuthUser {
   return this.userOrNull;
 }
 
-async function verifyBearer(identity: IdentityProvider, header = '') {
+async function verifyBearer(tokens: TokenChecks, header = '', fresh: boolean) {
   const match = /^Bearer ([A-Za-z0-9._-]+)$/.exec(header);
   if (!match) throw unauthorized();
   try {
-    return await identity.verifyIdToken(match[1]);
+    return await tokens.check(match[1], { fresh });
   } catch {
     throw unauthorized();
   }

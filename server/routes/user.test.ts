@@ -70,10 +70,13 @@ describe.each(backends())('user routes (%s)', (backend) => {
       expect((await t.services.db.select().from(users)).length).toBe(before);
     });
 
-    it('the token of a deleted account stops working at once', async () => {
+    // Reads trust a full token check for up to 60 s (docs/decisions/011-token-checks.md; the window
+    // itself is tested with a clock in plugins/auth.test.ts); writes and stream connects always ask.
+    it('the token of a deleted account is refused at once on stream connect and the next write, then on reads', async () => {
       const emulator = emulatorHost();
       const { idToken } = await signUp(emulator, `gone-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@test.example`, 'Secret#123');
-      const ok = await t.app.inject({ method: 'GET', url: '/api/user', headers: { authorization: `Bearer ${idToken}` } });
+      const headers = { authorization: `Bearer ${idToken}` };
+      const ok = await t.app.inject({ method: 'GET', url: '/api/user', headers });
       expect(ok.statusCode).toBe(200);
       const del = await fetch(`http://${emulator}/identitytoolkit.googleapis.com/v1/accounts:delete?key=fake-api-key`, {
         method: 'POST',
@@ -81,8 +84,11 @@ describe.each(backends())('user routes (%s)', (backend) => {
         body: JSON.stringify({ idToken }),
       });
       expect(del.ok).toBe(true);
-      const after = await t.app.inject({ method: 'GET', url: '/api/user', headers: { authorization: `Bearer ${idToken}` } });
-      expect(after.statusCode).toBe(401);
+      expect((await t.app.inject({ method: 'GET', url: '/api/events', headers })).statusCode).toBe(401);
+      const write = await t.app.inject({ method: 'PATCH', url: '/api/user/active-status', headers, payload: { status: 'ACTIVE' } });
+      expect(write.statusCode).toBe(401);
+      // The refused check forgot the token: reads on this instance stop with it.
+      expect((await t.app.inject({ method: 'GET', url: '/api/user', headers })).statusCode).toBe(401);
     });
   });
 

@@ -1,0 +1,99 @@
+// `node bench/sync.ts`: an authenticated pull with nothing new (GET /api/sync?cursor=<latest>) under load,
+// next to the bare GET /api/health in the same run, with autocannon against a running `npm start` stack
+// (its own ports and data directory, as the other benches). Prints requests per second, p50 and p99 of
+// each and the ratio, on PGlite and then on PostgreSQL (a throwaway server; skipped with a note when none
+// can be started). Asserts nothing about speed.
+//
+// The pull is the cost of an authenticated request with nothing to send: token check, role lookup, the
+// one "anything above my cursor?" query, serialization. BENCH_SECONDS (10) and BENCH_CONNECTIONS (50)
+// change the load; BENCH_BACKENDS=pglite or =postgres runs only one.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon, { type Result } from 'autocannon';
+import { SyncPage } from '../domain/sync.ts';
+import { ROOT } from '../scripts/emulator.ts';
+import { startStackProcess } from '../scripts/stack-process.ts';
+import { startThrowawayPostgres } from '../tests/support/postgres.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const BACKENDS = (process.env.BENCH_BACKENDS ?? 'pglite,postgres').split(',');
+
+interface Figures {
+  health: Result;
+  sync: Result;
+}
+
+/** One stack on one database: sign in as the demo client, find the latest cursor, measure both routes. */
+async function measure(backend: string, env: NodeJS.ProcessEnv): Promise<Figures> {
+  // Neither route serves the PWA: a stand-in page instead of dist/ spares the stack a `vite build`.
+  const staticDir = mkdtempSync(join(tmpdir(), 'bench-sync-static-'));
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><meta name="portal-config" content="{}" /><title>bench</title>');
+  const stack = await startStackProcess({
+    port: 8483,
+    authPort: 9483,
+    logPath: join(ROOT, 'tests', 'output', `bench-sync-${backend}-stack.log`),
+    env: { STATIC_DIR: staticDir, ...env },
+    label: `bench ${backend}`,
+  });
+  try {
+    const { idToken } = await fetch(`http://${stack.authHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=bench`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'client@demo.test', password: 'Client#2026', returnSecureToken: true }),
+    }).then((r) => r.json() as Promise<{ idToken: string }>);
+    const headers = { authorization: `Bearer ${idToken}` };
+    const cursor = await latestCursor(stack.baseUrl, headers);
+    const syncPath = `/api/sync?cursor=${cursor}`;
+
+    const run = (path: string, extra: Record<string, string> = {}) =>
+      autocannon({ url: `${stack.baseUrl}${path}`, connections: CONNECTIONS, duration: SECONDS, headers: extra });
+    // Warm up both paths (JIT, connection pools, caches), then measure.
+    await run('/api/health');
+    await run(syncPath, headers);
+    const health = await run('/api/health');
+    const sync = await run(syncPath, headers);
+    if (sync['2xx'] !== sync.requests.total) console.warn(`[bench ${backend}] ${sync.requests.total - sync['2xx']} pulls did not answer 2xx`);
+    return { health, sync };
+  } finally {
+    await stack.stop();
+    rmSync(staticDir, { recursive: true, force: true });
+  }
+}
+
+/** Pulls the client's whole feed once, so the measured pulls find nothing new above the cursor. */
+async function latestCursor(baseUrl: string, headers: Record<string, string>): Promise<string> {
+  let cursor = '0';
+  for (;;) {
+    const res = await fetch(`${baseUrl}/api/sync?cursor=${cursor}`, { headers });
+    if (!res.ok) throw new Error(`pull failed: ${res.status} ${await res.text()}`);
+    const page = SyncPage.parse(((await res.json()) as { data: unknown }).data);
+    cursor = page.cursor;
+    if (!page.hasMore) return cursor;
+  }
+}
+
+function report(backend: string, { health, sync }: Figures) {
+  const row = (name: string, r: Result) =>
+    `  ${name.padEnd(34)} ${String(Math.round(r.requests.average)).padStart(7)} req/s   p50 ${String(r.latency.p50).padStart(4)} ms   p99 ${String(r.latency.p99).padStart(4)} ms   ` +
+    `(${r.requests.total} requests, non-2xx ${r.non2xx}, errors ${r.errors})`;
+  console.log(`\n${backend}: ${CONNECTIONS} connections, ${SECONDS} s each, load average ${loadavg()[0].toFixed(2)}`);
+  console.log(row('GET /api/health', health));
+  console.log(row('GET /api/sync?cursor=<latest>', sync));
+  console.log(`  sync / health: ratio ${(sync.requests.average / health.requests.average).toFixed(2)} of its throughput, p99 ${sync.latency.p99} ms vs ${health.latency.p99} ms`);
+}
+
+console.log(`sync vs health bench: ${availableParallelism()} CPUs, load average ${loadavg()[0].toFixed(2)}`);
+if (BACKENDS.includes('pglite')) report('pglite', await measure('pglite', {}));
+if (BACKENDS.includes('postgres')) {
+  const pg = await startThrowawayPostgres();
+  if (!('url' in pg)) console.log(`\npostgres: skipped (${pg.skipReason})`);
+  else {
+    try {
+      report('postgres', await measure('postgres', { DATABASE_URL: pg.url }));
+    } finally {
+      await pg.stop();
+    }
+  }
+}
