@@ -13,6 +13,21 @@ export interface StackProcess {
   stop(opts?: { keepData?: boolean }): Promise<void>;
 }
 
+/**
+ * The e2e tests and benches drive one account far past what a person does (the chaos test sends 200
+ * contact messages, with retries, from an account awaiting approval): the per-user write limits
+ * (docs/decisions/012-write-limits.md) are raised for these stacks; a caller's `env` still wins. The
+ * limits themselves are tested by server/plugins/write-limits.test.ts.
+ */
+const HARNESS_WRITE_LIMITS = {
+  WRITE_LIMIT_PER_MINUTE: '1000000',
+  LEAD_WRITE_LIMIT_PER_MINUTE: '1000000',
+  LEAD_WRITE_LIMIT_PER_DAY: '1000000',
+  LEAD_UPLOAD_FILES_PER_DAY: '1000000',
+  LEAD_UPLOAD_MB_PER_DAY: '1000000',
+  UPLOADS_IN_FLIGHT_PER_USER: '1000',
+};
+
 export async function startStackProcess(opts: { port: number; authPort: number; logPath: string; env?: NodeJS.ProcessEnv; label?: string }): Promise<StackProcess> {
   const label = opts.label ?? 'stack';
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-stack-'));
@@ -23,7 +38,7 @@ export async function startStackProcess(opts: { port: number; authPort: number; 
   // gets to stop the server and the emulator in order.
   const child = spawn(bin('node'), [join(ROOT, 'scripts', 'start.ts')], {
     cwd: ROOT,
-    env: childEnv({ PORT: String(opts.port), AUTH_EMULATOR_PORT: String(opts.authPort), DATA_DIR: dataDir, ...opts.env }),
+    env: childEnv({ ...HARNESS_WRITE_LIMITS, PORT: String(opts.port), AUTH_EMULATOR_PORT: String(opts.authPort), DATA_DIR: dataDir, ...opts.env }),
     stdio: ['ignore', logFd, logFd],
     detached: true,
   });

@@ -4,7 +4,6 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import {
@@ -27,6 +26,7 @@ import { identityPlugin } from './plugins/identity.ts';
 import { inputTextPlugin } from './plugins/input-text.ts';
 import { storagePlugin } from './plugins/storage.ts';
 import { trackingPlugin } from './plugins/tracking.ts';
+import { writeLimitsPlugin } from './plugins/write-limits.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -86,7 +86,6 @@ async function registerHttpPlugins(app: FastifyInstance) {
   await app.register(helmet, { contentSecurityPolicy: { directives: cspDirectives(app.config) } });
   // Brotli/gzip for the app's code and the API's JSON: on a slow mobile link, bytes are the first cost.
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
-  await app.register(rateLimit, { global: false });
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     limits: { fileSize: app.storage.maxBytes, files: 10, fields: 50, fieldSize: 64 * 1024 },
@@ -109,6 +108,7 @@ async function registerHttpPlugins(app: FastifyInstance) {
  */
 async function registerRequestPlugins(app: FastifyInstance) {
   await app.register(authPlugin);
+  await app.register(writeLimitsPlugin);
   await app.register(inputTextPlugin);
   const faults = app.config.TEST_FAULTS === '1';
   if (faults) await app.register(faultsPlugin);

@@ -38,6 +38,18 @@ const Env = z
     TRUST_PROXY: z.string().optional(),
     /** Days a Track Master request's visits are kept after it is Done or Rejected (server/tracking/retention.ts). */
     VISIT_RETENTION_DAYS: z.coerce.number().int().min(1, 'VISIT_RETENTION_DAYS must be at least 1').max(3650, 'VISIT_RETENTION_DAYS must be at most 3650').default(90),
+    /**
+     * Write limits per user, counted in the database so they hold across instances
+     * (server/plugins/write-limits.ts, docs/decisions/012-write-limits.md): approved clients and staff
+     * per minute; accounts awaiting approval (leads) per minute and per day, and their daily upload quota.
+     */
+    WRITE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(60),
+    LEAD_WRITE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(10),
+    LEAD_WRITE_LIMIT_PER_DAY: z.coerce.number().int().positive().default(30),
+    LEAD_UPLOAD_FILES_PER_DAY: z.coerce.number().int().positive().default(20),
+    LEAD_UPLOAD_MB_PER_DAY: z.coerce.number().int().positive().default(50),
+    /** Uploads (multipart requests) one user may have in flight on one instance: each buffers its files. */
+    UPLOADS_IN_FLIGHT_PER_USER: z.coerce.number().int().positive().default(2),
     /** Test-only fault injection (server/plugins/faults.ts) for the offline and chaos tests. */
     TEST_FAULTS: z.enum(['0', '1']).default('0'),
   })

@@ -425,6 +425,22 @@ export const idempotencyKeys = pgTable(
 );
 
 /**
+ * Fixed-window counters of the write limits (server/plugins/write-limits.ts), shared by every instance
+ * on this database: one row per key and window, bumped by one atomic upsert per request. The key names
+ * the limit, its window length and whom it counts (`writes:1m:<uid>`). Old windows are pruned by a job.
+ * bigint: the byte quota adds sizes, and a refused attempt still counts.
+ */
+export const rateCounters = pgTable(
+  'rate_counters',
+  {
+    key: text('key').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
+    count: bigint('count', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index('rate_counters_window').on(t.windowStart)],
+);
+
+/**
  * Append-only history of staff actions, written in the same transaction as the change. The database
  * refuses UPDATE, DELETE and TRUNCATE on it (migrations/0004_audit_append_only.sql).
  */

@@ -82,6 +82,22 @@ async function takeOverStaleClaim(db: Db, userId: string, key: string, createdAt
   if (retaken.length !== 1) throw inProgress();
 }
 
+/**
+ * Whether this request's Idempotency-Key already holds a stored answer of its user: the request will
+ * be answered from it (replayed, or 422 for another body) and changes nothing, so the write limits
+ * (server/plugins/write-limits.ts) let it through even when the user is over a limit.
+ */
+export async function hasStoredAnswer(db: Db, request: FastifyRequest): Promise<boolean> {
+  const key = request.headers['idempotency-key'];
+  const user = request.userOrNull;
+  if (typeof key !== 'string' || !KEY_PATTERN.test(key) || !user) return false;
+  const [row] = await db
+    .select({ state: idempotencyKeys.state })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key)));
+  return row?.state === 'done';
+}
+
 export const keyReused = () => new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request');
 
 /** The request's Idempotency-Key once claimed: what a route stores as the row's client_key. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SyncPage } from '../../domain/sync.ts';
 import { contactReplies, contactRequests } from '../db/schema.ts';
 import { backends, createTestApp, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
@@ -223,13 +223,20 @@ describe.each(backends())('contact (%s)', (backend) => {
     });
 
     it('answers 429 in the error shape after 5 calls a minute from one address', async () => {
-      for (let i = 0; i < 5; i++) expect((await check(`x${i}@test.example`, '10.0.0.3')).statusCode).toBe(200);
-      const limited = await check(alice.email, '10.0.0.3');
-      expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringMatching(/Too many requests/) } });
-      expect(limited.headers['retry-after']).toBeDefined();
-      // Another address is not affected.
-      expect((await check(alice.email, '10.0.0.4')).statusCode).toBe(200);
+      // The windows are fixed minutes: the six calls are made at one frozen instant, so they cannot
+      // straddle a minute boundary (only Date is faked; the database keeps its own clock).
+      vi.useFakeTimers({ toFake: ['Date'], now: Math.floor(Date.now() / 60_000) * 60_000 + 60_000 + 5_000 });
+      try {
+        for (let i = 0; i < 5; i++) expect((await check(`x${i}@test.example`, '10.0.0.3')).statusCode).toBe(200);
+        const limited = await check(alice.email, '10.0.0.3');
+        expect(limited.statusCode).toBe(429);
+        expect(limited.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringMatching(/Too many requests/) } });
+        expect(limited.headers['retry-after']).toBeDefined();
+        // Another address is not affected.
+        expect((await check(alice.email, '10.0.0.4')).statusCode).toBe(200);
+      } finally {
+        vi.useRealTimers();
+      }
     });
   });
 });

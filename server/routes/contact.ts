@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ContactBody, ContactReply, ContactRequest, envelope, NotCrmExistsBody, ReplyBody } from '../../domain/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { contactReplies, contactRequests, users } from '../db/schema.ts';
-import { HttpError, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../plugins/idempotency.ts';
 import { toContactReply, toContactRequest } from '../serialize-messages.ts';
 import { UUID } from '../storage.ts';
@@ -14,9 +14,6 @@ const ThreadParams = z.object({ threadId: z.string().max(100) });
 const ThreadWithReplies = z.object({ thread: ContactRequest, replies: z.array(ContactReply) });
 
 const missingThread = () => notFound('Conversation not found');
-
-/** See docs/decisions/002-not-crm-exists.md. Per client IP, per server instance. */
-export const NOT_CRM_EXISTS_LIMIT = { max: 5, timeWindow: '1 minute' } as const;
 
 export async function contactRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -103,18 +100,12 @@ export async function contactRoutes(app: FastifyInstance) {
   /**
    * The spec's "Check existing contact", called without a token. Whatever the email, a valid one gets
    * the same answer after the same work (one lookup), so the call cannot be used to learn who has an
-   * account. Rate-limited per client IP.
+   * account. Limited per client address, across instances, like every write without a token
+   * (server/plugins/write-limits.ts).
    */
   api.post(
     '/user/not-crm-exists',
     {
-      config: {
-        rateLimit: {
-          ...NOT_CRM_EXISTS_LIMIT,
-          errorResponseBuilder: (_request, context) =>
-            new HttpError(context.statusCode, 'RATE_LIMITED', `Too many requests. Please try again in ${context.after}.`),
-        },
-      },
       schema: { tags: ['contact'], body: NotCrmExistsBody, response: { 200: envelope(z.object({ received: z.literal(true) })) } },
     },
     async (request) => {

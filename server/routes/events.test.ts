@@ -298,6 +298,36 @@ describe('GET /api/events (PGlite)', () => {
       expect(subs.live).toBe(before);
     }
   });
+
+  it('refuses a sixth open stream of one user with 429, and takes it once one is closed', async () => {
+    const carol = await t.user();
+    const streams = [];
+    for (let i = 0; i < 5; i++) {
+      const s = await openStream(base, carol.token);
+      await s.until(() => s.count('ready') === 1);
+      streams.push(s);
+    }
+    const sixth = await fetch(`${base}/api/events`, { headers: { authorization: `Bearer ${carol.token}` } });
+    expect(sixth.status).toBe(429);
+    expect(sixth.headers.get('retry-after')).toBeTruthy();
+    expect(await sixth.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringMatching(/at most 5 can be open at once/) } });
+    // Another user is not affected by carol's streams.
+    const other = await openStream(base, bob.token);
+    await other.until(() => other.count('ready') === 1);
+    await other.close();
+
+    await defined(streams.pop(), 'an open stream').close();
+    // The server sees the close a moment later; then the place is free again.
+    let again = await fetch(`${base}/api/events`, { headers: { authorization: `Bearer ${carol.token}` } });
+    for (const deadline = Date.now() + 2000; again.status === 429 && Date.now() < deadline; ) {
+      await again.body?.cancel();
+      await sleep(20);
+      again = await fetch(`${base}/api/events`, { headers: { authorization: `Bearer ${carol.token}` } });
+    }
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
+    for (const s of streams) await s.close();
+  });
 });
 
 const skip = postgresSkipReason();

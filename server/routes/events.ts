@@ -1,14 +1,20 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { HttpError } from '../errors.ts';
 
 export interface EventStreamOptions {
   /** A comment line this often keeps proxies and load balancers from closing an idle stream. */
   heartbeatMs: number;
   /** Pokes arriving within this window become one: a burst of writes costs the client one pull. */
   coalesceMs: number;
+  /**
+   * Open streams one user may hold on this instance (tabs, windows, devices): each holds a socket and
+   * subscriptions for as long as it stays open, so an unbounded number is unbounded memory.
+   */
+  maxStreamsPerUser: number;
 }
 
-const DEFAULTS: EventStreamOptions = { heartbeatMs: 25_000, coalesceMs: 100 };
+const DEFAULTS: EventStreamOptions = { heartbeatMs: 25_000, coalesceMs: 100, maxStreamsPerUser: 5 };
 
 /**
  * GET /api/events: a Server-Sent Events stream of data-free pokes ("something of yours changed,
@@ -19,15 +25,23 @@ const DEFAULTS: EventStreamOptions = { heartbeatMs: 25_000, coalesceMs: 100 };
  * The timings are plugin options, so a test can shorten them.
  */
 export async function eventRoutes(app: FastifyInstance, options: Partial<EventStreamOptions> = {}) {
-  const { heartbeatMs, coalesceMs } = { ...DEFAULTS, ...options };
+  const { heartbeatMs, coalesceMs, maxStreamsPerUser } = { ...DEFAULTS, ...options };
   const open = new Set<ServerResponse>();
+  // Per instance: a stream lives on the instance it connected to, and so does what it costs.
+  const perUser = new Map<string, number>();
   // app.close() waits for open connections; a stream never ends by itself, so end them first.
   app.addHook('preClose', async () => {
     for (const res of open) res.end();
   });
 
-  app.get('/events', { onRequest: app.authenticate, schema: { hide: true } }, (request, reply) => {
+  app.get('/events', { onRequest: app.authenticateFresh, schema: { hide: true } }, (request, reply) => {
     const uid = request.user.uid;
+    const held = perUser.get(uid) ?? 0;
+    if (held >= maxStreamsPerUser) {
+      reply.header('retry-after', '30');
+      throw new HttpError(429, 'RATE_LIMITED', `Too many live connections: at most ${maxStreamsPerUser} can be open at once for one account. Close the portal in another tab or window and try again.`);
+    }
+    perUser.set(uid, held + 1);
     reply.hijack();
     const res = reply.raw;
     // Headers already set on the reply (helmet's) are not sent after hijack: copy them over.
@@ -68,6 +82,9 @@ export async function eventRoutes(app: FastifyInstance, options: Partial<EventSt
       clearInterval(heartbeat);
       if (pending) clearTimeout(pending);
       open.delete(res);
+      const left = (perUser.get(uid) ?? 1) - 1;
+      if (left > 0) perUser.set(uid, left);
+      else perUser.delete(uid);
     };
     // The response's 'close' fires when the client goes away or we end the stream (not the
     // request's: that one fires as soon as the request body has been read).
