@@ -89,7 +89,8 @@ test('staff read the queue and the cases they opened offline; a reply and a note
   // Offline, after a reload: the same queue row and the same pages, from the device.
   await context.setOffline(true);
   await page.reload();
-  await expect(page.getByRole('status').filter({ hasText: 'Offline' })).toBeVisible();
+  // The toolbar's badge says exactly "Offline"; the page's "Offline copy from …" line is a status too.
+  await expect(page.getByRole('status').filter({ hasText: /^Offline$/ })).toBeVisible();
   await expect(page.getByText(/^Offline copy from \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/)).toBeVisible();
   expect(await clientPageTexts(page)).toEqual(onlineB);
   await page.goto(`/staff/requests/${requestId}`);
