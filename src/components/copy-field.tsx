@@ -6,7 +6,7 @@ import { showMessage } from '../lib/ui-state.ts';
 import { iconSize } from './theme-tokens.ts';
 
 /** Spec section 9: the copy icon confirms for 3 s. */
-export const copiedForMs = 3000;
+const copiedForMs = 3000;
 
 async function copyText(text: string, fallbackInput: HTMLInputElement | null): Promise<void> {
   try {

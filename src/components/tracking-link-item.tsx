@@ -5,7 +5,7 @@ import { type TrackingLink, trackingPath } from '../../domain/tracking.ts';
 import { CopyField } from './copy-field.tsx';
 
 /** The address to hand out: the portal's own host, so it works wherever the portal is served from. */
-export function trackingAddress(slug: string): string {
+function trackingAddress(slug: string): string {
   return `${window.location.origin}${trackingPath(slug)}`;
 }
 

@@ -6,7 +6,7 @@ import type { Visit } from '../../domain/schemas.ts';
 import { IpDetailsDialog } from './ip-details-dialog.tsx';
 import { iconSize } from './theme-tokens.ts';
 
-export function mapLink(visit: Visit): string | null {
+function mapLink(visit: Visit): string | null {
   const lat = visit.ipDetails?.latitude;
   const lng = visit.ipDetails?.longitude;
   // Spec: the map link appears only when both coordinates exist.
@@ -15,14 +15,14 @@ export function mapLink(visit: Visit): string | null {
 }
 
 /** "Lagos, Nigeria": the most precise place the lookup gave, or "—". */
-export function placeOf(visit: Visit): string {
+function placeOf(visit: Visit): string {
   const city = visit.ipDetails?.city_name;
   const place = [typeof city === 'string' && city !== '-' ? city : null, visit.country].filter(Boolean).join(', ');
   return place || '—';
 }
 
 /** "Chrome 131 · Android 14 · mobile", or "—" for visits recorded before user agents were. */
-export function deviceOf(visit: Visit): string {
+function deviceOf(visit: Visit): string {
   return [visit.browser, visit.os, visit.device].filter(Boolean).join(' · ') || '—';
 }
 
