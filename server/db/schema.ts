@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { type AnyPgColumn, bigint, bigserial, boolean, check, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, integer } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, bigserial, boolean, check, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, integer, customType } from 'drizzle-orm/pg-core';
 import { activityStatuses, refundTypes, requestStatuses } from '../../domain/enums.ts';
 import { toolNamesBackend } from '../../domain/tools.ts';
 
@@ -461,4 +461,25 @@ export const auditLog = pgTable(
     after: jsonb('after'),
   },
   (t) => [index('audit_subject').on(t.subjectUid, t.id), index('audit_request').on(t.requestId, t.id)],
+);
+
+/** A file's bytes stored as raw binary (bytea), one row per chunk. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * Uploaded and generated files kept in the database when several instances share one PostgreSQL
+ * (server/storage.ts, docs/decisions/013-file-storage.md): every instance can read what another
+ * stored. Chunks of at most 1 MB keep writes and reads streamed, never a whole file in memory.
+ */
+export const fileChunks = pgTable(
+  'file_chunks',
+  {
+    storedName: text('stored_name').notNull(),
+    part: integer('part').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.storedName, t.part] })],
 );
