@@ -89,6 +89,11 @@ export type Deal = z.infer<typeof Deal>;
 export const ProductRequest = z.object({
   id: z.string(),
   productRequestType: ToolNameBackendSchema,
+  /**
+   * The number of the request's short reference (requestRef in tools.ts makes TM-0042 of it), given by the
+   * server at insert. Null on a row still waiting to be sent, and in replicas written before references.
+   */
+  refNo: z.number().int().positive().nullable().default(null),
   Created_Time: z.string(),
   status: RequestStatus,
   contractSigned: z.boolean(),

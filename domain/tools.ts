@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatMoney } from './format.ts';
 
 /**
  * The one tool catalogue. The client renders purchase forms from it and the server validates
@@ -17,6 +18,22 @@ export interface ToolField {
 
 export type ToolIcon = 'radar' | 'globe' | 'blocks' | 'landmark' | 'arrow-left-right';
 
+/** One step of a tool's "how it works", in the tool's own words: what the client does, what we do, what they get. */
+export interface ToolStep {
+  title: string;
+  text: string;
+}
+
+/**
+ * What tells a tool's requests apart in a list (the second line of a row on phones): the main answers
+ * of its form, joined by a space ("0.5 ETH"), under a short label. `money`: the value is in dollars.
+ */
+export interface ToolSummary {
+  label: string;
+  fields: readonly string[];
+  money?: boolean;
+}
+
 export interface ToolDefinition {
   id: string;
   header: string;
@@ -27,7 +44,16 @@ export interface ToolDefinition {
   hrefBackend: string;
   ToolNameBackend: string;
   isFormData: boolean;
-  videoUrl: string;
+  /**
+   * The explainer video as a YouTube privacy-mode embed address, or null while the tool has none
+   * (explainerVideoUrl says when an address counts as a video).
+   */
+  videoUrl: string | null;
+  /** Shown in place of the video while there is none. */
+  steps: readonly [ToolStep, ToolStep, ToolStep];
+  /** Prefix of the request's short reference ("TM" in TM-0042); each tool has its own. */
+  refPrefix: string;
+  summary: ToolSummary;
   formFields: readonly ToolField[];
 }
 
@@ -47,7 +73,14 @@ export const tools = [
     hrefBackend: 'trackMasterProcess',
     ToolNameBackend: 'TRACK_MASTER',
     isFormData: false,
-    videoUrl: 'https://www.youtube-nocookie.com/embed/track-master',
+    videoUrl: null,
+    steps: [
+      { title: 'Tell us about the scammer', text: 'The website, the channel you talk to them on and everything you know about them.' },
+      { title: 'Send them your tracking link', text: 'Our team makes a tracking link for you to send in your conversation with the scammer.' },
+      { title: 'See where they are', text: 'Every visit is recorded: IP address, provider, VPN use and approximate location, live once paid in full.' },
+    ],
+    refPrefix: 'TM',
+    summary: { label: 'Fraud URL', fields: ['fraudUrl'] },
     formFields: [
       { header: 'Fraud Type', backendHeader: 'fraudType', type: 'select', options: fraudTypeOptions },
       { header: 'Fraud URL', backendHeader: 'fraudUrl', type: 'text' },
@@ -69,7 +102,14 @@ export const tools = [
     hrefBackend: 'webIntelligence',
     ToolNameBackend: 'WEB_INTELLIGENCE',
     isFormData: true,
-    videoUrl: 'https://www.youtube-nocookie.com/embed/web-intelligence',
+    videoUrl: null,
+    steps: [
+      { title: 'Tell us about the website', text: 'Its name and address, what happened and what you lost, with any document you have.' },
+      { title: 'We analyse its footprint', text: 'Our analysts collect ownership records, hosting, linked domains and reports from other victims.' },
+      { title: 'Get the report', text: 'The findings come as a report you download from this page when the work is done.' },
+    ],
+    refPrefix: 'WI',
+    summary: { label: 'Website', fields: ['websiteName'] },
     formFields: [
       { header: 'Website Name', backendHeader: 'websiteName', type: 'text' },
       { header: 'Website URL', backendHeader: 'websiteUrl', type: 'text' },
@@ -88,7 +128,14 @@ export const tools = [
     hrefBackend: 'blockchainAnalysisProductRequest',
     ToolNameBackend: 'BLOCKCHAIN_ANALYSIS',
     isFormData: false,
-    videoUrl: 'https://www.youtube-nocookie.com/embed/blockchain-analysis',
+    videoUrl: null,
+    steps: [
+      { title: 'Tell us about the transfer', text: 'The network, the wallet, the transaction, the amounts and the exchange you used.' },
+      { title: 'We follow the funds', text: 'We trace your transaction on chain, hop by hop, across wallets and services.' },
+      { title: 'Know where they went', text: 'The report names the exchange or service that received them, which can be asked to freeze them.' },
+    ],
+    refPrefix: 'BA',
+    summary: { label: 'Amount', fields: ['cryptoAmount', 'cryptoNetwork'] },
     formFields: [
       { header: 'Crypto Network', backendHeader: 'cryptoNetwork', type: 'select', options: ['ETH', 'BTC', 'TRON'] },
       { header: 'Crypto Wallet', backendHeader: 'cryptoWallet', type: 'text' },
@@ -108,7 +155,14 @@ export const tools = [
     hrefBackend: 'bankDispute',
     ToolNameBackend: 'BANK_DISPUTE',
     isFormData: true,
-    videoUrl: 'https://www.youtube-nocookie.com/embed/bank-dispute',
+    videoUrl: null,
+    steps: [
+      { title: 'Tell us what you lost', text: 'The amount, the date, the bank and how you paid, with your bank statement.' },
+      { title: 'We build the dispute', text: 'A documented dispute for your bank, built on your statement and the evidence of the fraud.' },
+      { title: 'We follow it through', text: 'We file it with your bank and follow it until the bank answers.' },
+    ],
+    refPrefix: 'BD',
+    summary: { label: 'Amount lost', fields: ['amountLost'], money: true },
     formFields: [
       { header: 'Amount Lost', backendHeader: 'amountLost', type: 'number' },
       { header: 'Transaction Date', backendHeader: 'transactionDate', type: 'date' },
@@ -126,7 +180,14 @@ export const tools = [
     hrefBackend: 'exchangeDispute',
     ToolNameBackend: 'EXCHANGE_DISPUTE',
     isFormData: true,
-    videoUrl: 'https://www.youtube-nocookie.com/embed/exchange-dispute',
+    videoUrl: null,
+    steps: [
+      { title: 'Tell us what you lost', text: 'The amount, the date, the exchange involved and a screenshot of the crypto transfer.' },
+      { title: 'We file the dispute', text: 'A dispute with the exchange that received or sent your funds, with the transfer evidence and your case history.' },
+      { title: 'We follow it through', text: 'We follow it until the exchange answers and keep you informed here.' },
+    ],
+    refPrefix: 'ED',
+    summary: { label: 'Amount lost', fields: ['amountLost'], money: true },
     formFields: [
       { header: 'Amount Lost', backendHeader: 'amountLost', type: 'number' },
       { header: 'Transaction Date', backendHeader: 'transactionDate', type: 'date' },
@@ -168,4 +229,45 @@ export function visibleDetails(productRequestType: string, details: Record<strin
   return Object.entries(details)
     .filter(([key]) => !key.toLowerCase().includes('file'))
     .map(([key, value]) => [stripDetailPrefix(productRequestType, key), value]);
+}
+
+/**
+ * The explainer video to offer, or null when the tool has none configured. "Configured" means a YouTube
+ * privacy-mode embed of one video: https://www.youtube-nocookie.com/embed/ and an 11-character video id,
+ * the only frame source the server's Content-Security-Policy allows. Anything else (null, empty, a
+ * placeholder such as …/embed/track-master, another site) is not a video: the tool page shows its three
+ * steps instead of a frame that could only show a broken page.
+ */
+export function explainerVideoUrl(tool: Pick<ToolDefinition, 'videoUrl'>): string | null {
+  const url = tool.videoUrl?.trim();
+  return url && /^https:\/\/www\.youtube-nocookie\.com\/embed\/[A-Za-z0-9_-]{11}$/.test(url) ? url : null;
+}
+
+/** Digits of the number in a reference: TM-0042, then TM-12345 past 9999. */
+const REF_DIGITS = 4;
+
+/**
+ * A request's short human reference: the tool's prefix and the number the server gave the request
+ * (product_requests.ref_no), e.g. TM-0042. Null while the request has no number yet (still on this
+ * device, waiting to be sent). An unknown tool keeps the number under "REQ".
+ */
+export function requestRef(request: { productRequestType: string; refNo?: number | null }): string | null {
+  if (request.refNo === null || request.refNo === undefined) return null;
+  const prefix = toolByBackendName(request.productRequestType)?.refPrefix ?? 'REQ';
+  return `${prefix}-${String(request.refNo).padStart(REF_DIGITS, '0')}`;
+}
+
+/**
+ * The request's key detail for a list row: "Amount lost: $1,200.00", "Website: shop-example", "Amount: 0.5 ETH".
+ * Null when the tool is unknown or the answers are empty (an optimistic row before its details arrive).
+ */
+export function requestSummary(request: { productRequestType: string; requestDetails: Record<string, unknown> }): string | null {
+  const tool = toolByBackendName(request.productRequestType);
+  if (!tool) return null;
+  const { label, fields, money } = tool.summary;
+  const parts = fields
+    .map((field) => request.requestDetails[detailKey(tool, field)])
+    .filter((value): value is string | number => (typeof value === 'string' && value.trim() !== '') || (typeof value === 'number' && Number.isFinite(value)))
+    .map((value) => (money && typeof value === 'number' ? formatMoney(value) : String(value).trim()));
+  return parts.length === 0 ? null : `${label}: ${parts.join(' ')}`;
 }

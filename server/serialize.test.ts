@@ -8,6 +8,7 @@ const request = (over: Partial<typeof productRequests.$inferSelect> = {}): typeo
   userId: 'u1',
   toolId: 'bank-dispute',
   productRequestType: 'BANK_DISPUTE',
+  refNo: 7,
   status: 'In Progress',
   contractSigned: true,
   totalAmount: 1000,

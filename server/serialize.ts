@@ -53,6 +53,7 @@ export function toRequest(row: RequestRow): ProductRequest {
   return {
     id: row.id,
     productRequestType: row.productRequestType as ProductRequest['productRequestType'],
+    refNo: row.refNo,
     Created_Time: iso(row.createdAt),
     status: row.status as ProductRequest['status'],
     contractSigned: row.contractSigned,

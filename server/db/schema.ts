@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { type AnyPgColumn, bigint, bigserial, boolean, check, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, integer, customType } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, bigserial, boolean, check, doublePrecision, index, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid, integer, customType } from 'drizzle-orm/pg-core';
 import { activityStatuses, refundTypes, requestStatuses } from '../../domain/enums.ts';
 import { toolNamesBackend } from '../../domain/tools.ts';
 
@@ -73,6 +73,13 @@ export const productRequests = pgTable(
       .references(() => users.uid),
     toolId: text('tool_id').notNull(),
     productRequestType: text('product_request_type').notNull(),
+    /**
+     * The request's number in its short human reference ("TM-0042": the tool's prefix and this number,
+     * domain/tools.ts requestRef). Drawn from one sequence at insert, so it is the same on every device
+     * and never reused; a rolled-back insert leaves a gap, which a reference may have. Rows older than
+     * the column were numbered by creation time (migrations/0011).
+     */
+    refNo: serial('ref_no').notNull(),
     status: text('status').notNull().default('Pending'),
     contractSigned: boolean('contract_signed').notNull().default(false),
     totalAmount: doublePrecision('total_amount'),
@@ -101,6 +108,7 @@ export const productRequests = pgTable(
     index('product_requests_queue').on(t.status, t.createdAt, t.id),
     // One row per command: a rerun of the same Idempotency-Key finds the first row instead of adding one.
     uniqueIndex('product_requests_client_key').on(t.userId, t.clientKey).where(sql`client_key IS NOT NULL`),
+    uniqueIndex('product_requests_ref_no').on(t.refNo),
     check('product_requests_status_check', oneOf(t.status, requestStatuses)),
     check('product_requests_type_check', oneOf(t.productRequestType, toolNamesBackend)),
   ],

@@ -67,7 +67,7 @@ function requestDetails(tool: ToolDefinition, values: PurchaseBody['values']): L
 function newRequestRow(tool: ToolDefinition, id: string): LocalRequest {
   const at = now();
   const type = ProductRequest.shape.productRequestType.parse(tool.ToolNameBackend);
-  return { id, productRequestType: type, Created_Time: at, status: 'Pending', contractSigned: false, totalAmount: null, rejectionReason: null, paid: 0, leftToPay: null, requestDetails: {}, attachments: [], updatedAt: at, pending: true, commandId: id };
+  return { id, productRequestType: type, refNo: null, Created_Time: at, status: 'Pending', contractSigned: false, totalAmount: null, rejectionReason: null, paid: 0, leftToPay: null, requestDetails: {}, attachments: [], updatedAt: at, pending: true, commandId: id };
 }
 
 const purchase: CommandKindDef<PurchaseBody> = {

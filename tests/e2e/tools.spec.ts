@@ -369,7 +369,9 @@ test.describe('dashboard and lead', () => {
     await expect(page).toHaveURL(/\/tool\/track-master$/);
     expect(await page.evaluate(() => (history.state as { toolId?: string }).toolId)).toBe('track-master');
     await loadedTable(page, 'Track Master', 5);
-    await expect(page.locator('iframe[title="Track Master explainer video"]')).toHaveCount(1);
+    // No video is configured: the three steps, and no frame at all.
+    await expect(page.getByRole('region', { name: 'How Track Master works' }).getByRole('listitem')).toHaveCount(3);
+    await expect(page.locator('iframe')).toHaveCount(0);
     await shot(page, 'tools-tool-page-1280');
 
     await page.setViewportSize({ width: 375, height: 800 });
@@ -384,14 +386,15 @@ test.describe('dashboard and lead', () => {
     await expectNoSidewaysScroll(page);
   });
 
-  test('offline, the tool page shows a still instead of the video', async ({ page, context }) => {
+  test('offline, the tool page still explains the tool in three steps', async ({ page, context }) => {
     await signInClient(page);
     await openToolPage(page, 'bank-dispute');
     await context.setOffline(true);
-    await expect(page.getByTestId('video-placeholder')).toBeVisible();
-    await expect(page.getByText('Video available when you are online')).toBeVisible();
+    const steps = page.getByRole('region', { name: 'How Bank Dispute works' }).getByRole('listitem');
+    await expect(steps).toHaveCount(3);
+    await expect(steps.first()).toContainText('Tell us what you lost');
     await context.setOffline(false);
-    await expect(page.locator('iframe[title="Bank Dispute explainer video"]')).toHaveCount(1);
+    await expect(page.locator('iframe')).toHaveCount(0);
   });
 
   test('a lead sees Waiting for Approval and has no way to order', async ({ page }) => {

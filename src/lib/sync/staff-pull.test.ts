@@ -41,6 +41,7 @@ function requestFile(id: string, uid: string): RequestFile {
     request: {
       id,
       productRequestType: 'TRACK_MASTER',
+      refNo: 1,
       Created_Time: '2026-01-02T10:00:00.000Z',
       status: 'Pending',
       contractSigned: false,

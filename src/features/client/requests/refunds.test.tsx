@@ -16,6 +16,7 @@ import { refundPendingText } from './use-refunds.ts';
 const request = (id: string, extra: Partial<LocalRequest> = {}): LocalRequest => ({
   id,
   productRequestType: 'BANK_DISPUTE',
+  refNo: null,
   Created_Time: '2026-01-05T10:00:00.000Z',
   status: 'In Progress',
   contractSigned: true,

@@ -26,6 +26,7 @@ const { RequestsTable } = await import('./requests-table.tsx');
 const request = (id: string, extra: Partial<LocalRequest> = {}): LocalRequest => ({
   id,
   productRequestType: 'TRACK_MASTER',
+  refNo: null,
   Created_Time: '2026-01-05T10:00:00.000Z',
   status: 'Done',
   contractSigned: true,

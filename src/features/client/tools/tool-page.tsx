@@ -1,16 +1,16 @@
-import { AspectRatio, Box, Button, Card, HStack, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Card, HStack, Stack, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
-import { Info, Plus, VideoOff } from 'lucide-react';
+import { Info, Plus } from 'lucide-react';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { texts } from '../../../../domain/texts.ts';
 import type { ToolDefinition } from '../../../../domain/tools.ts';
 import { iconSize } from '../../../components/theme-tokens.ts';
 import { ToolIcon } from '../../../components/tool-icon.tsx';
 import { queuePurchase } from '../../../lib/commands.ts';
-import { useOnline } from '../../../lib/pwa.ts';
 import { useProfile, useReplica } from '../../../lib/replica.ts';
 import { useQueuedCommand } from '../../../lib/use-queued-command.ts';
 import { PurchaseDialog } from './purchase-dialog.tsx';
+import { Explainer } from './tool-explainer.tsx';
 import type { PurchaseDraft, SubmitOutcome } from './purchase.machine.ts';
 import { toPurchaseBody } from './purchase-values.ts';
 
@@ -18,39 +18,13 @@ import { toPurchaseBody } from './purchase-values.ts';
 export const REDIRECT_MS = 3000;
 export const REDIRECT_FILE_MS = 4000;
 
-function ExplainerVideo({ tool }: { tool: ToolDefinition }) {
-  const online = useOnline();
-  return (
-    <AspectRatio ratio={16 / 9} width="100%" rounded="l2" overflow="hidden" bg="portal.backgroundAlt">
-      {online ? (
-        <iframe
-          src={tool.videoUrl}
-          title={`${tool.header} explainer video`}
-          allow="accelerometer; encrypted-media; picture-in-picture"
-          allowFullScreen
-          loading="lazy"
-          style={{ border: 0 }}
-        />
-      ) : (
-        <Stack align="center" justify="center" gap="3" borderWidth="1px" borderStyle="dashed" rounded="l2" color="fg.muted" data-testid="video-placeholder">
-          <HStack gap="3" color="brand.fg">
-            <ToolIcon icon={tool.icon} size={40} />
-            <VideoOff size={iconSize} aria-hidden="true" />
-          </HStack>
-          <Text>Video available when you are online</Text>
-        </Stack>
-      )}
-    </AspectRatio>
-  );
-}
-
 export interface ToolPageProps {
   tool: ToolDefinition;
   /** This tool's requests (the requests task's table), composed by the route. */
   requests: ReactNode;
 }
 
-/** A tool's page: what it does, its explainer video, New Request (clients only) and its requests. */
+/** A tool's page: what it does, its explainer (video or three steps), New Request (clients only) and its requests. */
 export function ToolPage({ tool, requests }: ToolPageProps) {
   const db = useReplica();
   const profile = useProfile();
@@ -112,12 +86,12 @@ export function ToolPage({ tool, requests }: ToolPageProps) {
           </Stack>
           <Stack direction={{ base: 'column', lg: 'row' }} gap="5" align="stretch">
             <Box flex="3" minWidth="0">
-              <ExplainerVideo tool={tool} />
+              <Explainer tool={tool} />
             </Box>
             <Box flex="2" bg="brand.subtle" rounded="l2" p="4" as="aside" aria-label={`About ${tool.header}`}>
               <HStack gap="2" mb="2" color="brand.fg">
                 <Info size={iconSize} aria-hidden="true" />
-                <Text fontWeight="semibold">How it works</Text>
+                <Text fontWeight="semibold">About {tool.header}</Text>
               </HStack>
               <Text>{tool.info}</Text>
             </Box>

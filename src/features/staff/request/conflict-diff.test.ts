@@ -5,6 +5,7 @@ import { requestConflictChanges } from './conflict-diff.ts';
 const pending: StaffRequest = {
   id: 'r1',
   productRequestType: 'TRACK_MASTER',
+  refNo: 1,
   Created_Time: '2026-01-02T10:00:00.000Z',
   status: 'Pending',
   contractSigned: false,

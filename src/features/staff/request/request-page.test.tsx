@@ -34,6 +34,7 @@ const messages = () => getUiState().messages.map((m) => m.message);
 const request: StaffRequest = {
   id: 'r1',
   productRequestType: 'TRACK_MASTER',
+  refNo: 1,
   Created_Time: '2026-01-02T10:00:00.000Z',
   status: 'Pending',
   contractSigned: false,
