@@ -274,6 +274,21 @@ export const notifications = pgTable(
   (t) => [index('notifications_user_seq').on(t.userId, t.seq)],
 );
 
+/**
+ * How far each user has read their notifications: one marker, the creation time of the newest notification they
+ * were shown (docs/decisions/014-notification-read-state.md). A trigger on users gives every new user one set just
+ * before their account existed (migrations/0012), so earlier general notifications are never unread for them.
+ * A synced row: its seq comes from change_seq like the others, and the primary key serves the feed's lookup.
+ */
+export const notificationReads = pgTable('notification_reads', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.uid, { onDelete: 'cascade' }),
+  readUpTo: timestamp('read_up_to', { withTimezone: true, mode: 'string' }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+  seq: seq(),
+});
+
 export const contactRequests = pgTable(
   'contact_requests',
   {
