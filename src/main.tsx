@@ -5,6 +5,7 @@ import { AppProvider } from './app/provider.tsx';
 import { UpdatePrompt } from './features/offline/update-prompt.tsx';
 import { signedInProfile } from './lib/load-profile.ts';
 import { registerServiceWorker } from './lib/pwa.ts';
+import { leaveIfTabWasExited } from './lib/quick-exit.ts';
 import { startSession, useAuth } from './lib/session.ts';
 import { router } from './router.tsx';
 
@@ -16,15 +17,18 @@ function App() {
   return <RouterProvider router={router} context={{ auth, profile: signedInProfile }} />;
 }
 
-registerServiceWorker();
+// First of all: a portal page reached by Back/Forward after a quick exit in this tab draws nothing and leaves.
+if (!leaveIfTabWasExited()) {
+  registerServiceWorker();
 
-// Firebase restores the session from IndexedDB (no network needed) before the first route decision.
-await startSession();
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppProvider>
-      <App />
-      <UpdatePrompt />
-    </AppProvider>
-  </StrictMode>,
-);
+  // Firebase restores the session from IndexedDB (no network needed) before the first route decision.
+  await startSession();
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <AppProvider>
+        <App />
+        <UpdatePrompt />
+      </AppProvider>
+    </StrictMode>,
+  );
+}

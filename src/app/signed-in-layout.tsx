@@ -13,7 +13,8 @@ import { signOut } from '../lib/firebase.ts';
 import { loadProfile } from '../lib/load-profile.ts';
 import { requestPersistentStorage } from '../lib/pwa.ts';
 import { CommandEditorsContext } from '../lib/command-editors.ts';
-import { ReplicaContext, displayName, hasRole, useProfile } from '../lib/replica.ts';
+import { greetingName } from '../lib/display-name.ts';
+import { ReplicaContext, hasRole, useProfile } from '../lib/replica.ts';
 import { createSyncEngine } from '../lib/sync/engine.ts';
 import { SyncEngineContext, useSyncEngine } from '../lib/sync/use-sync-engine.ts';
 import { setLoading, showMessage } from '../lib/ui-state.ts';
@@ -73,7 +74,7 @@ function ProfileGate({ db, children }: { db: PortalDb; children: ReactNode }) {
   if (!profile) return null;
   return (
     <AppLayout
-      displayName={displayName(profile)}
+      displayName={greetingName(profile)}
       isAdmin={hasRole(profile, 'admin')}
       isStaff={hasRole(profile, 'staff')}
       onLogout={onLogout}

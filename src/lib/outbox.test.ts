@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type OutboxCommand, PortalDb } from './db.ts';
 import { commandKinds } from './commands.ts';
 import { enqueue } from './outbox.ts';
+import { outboxWords } from './outbox-words.ts';
 import { type SenderDeps, backoff, sendNext } from './sync/sender.ts';
 
 const okSchema = z.object({ id: z.string(), subject: z.string(), message: z.string(), createdAt: z.string(), status: z.enum(['open', 'closed']).default('open') });
@@ -91,13 +92,20 @@ describe('outbox sender', () => {
 
   it('keeps the command and backs off on network errors, 5xx and 429', async () => {
     await queueContact(db, 'cmd-a');
-    for (const failure of [new TypeError('Failed to fetch'), json(503, {}), json(429, {})]) {
+    const failures: [Response | Error, string][] = [
+      [new TypeError('Failed to fetch'), outboxWords.unreachable],
+      [json(503, {}), outboxWords.serverBusy],
+      [json(429, {}), outboxWords.serverBusy],
+    ];
+    for (const [failure, words] of failures) {
       const deps = makeDeps([failure]);
       await db.outbox.toCollection().modify({ nextAttemptAt: 0 });
       expect(await sendNext(db, deps)).toBe('retry');
       const [cmd] = await db.outbox.toArray();
       expect(cmd.status).toBe('pending');
       expect(cmd.nextAttemptAt).toBeGreaterThan(1_000_000);
+      // In words, never the browser's "Failed to fetch".
+      expect(cmd.error).toBe(words);
     }
     expect((await db.outbox.toArray())[0].attempts).toBe(3);
   });

@@ -2,6 +2,7 @@
 // Every test that changes an account creates its own emulator user, so the file can be re-run.
 import { expect, test, type Page } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';
+import { nameFromEmail } from '../../src/lib/display-name.ts';
 import { createEmulatorUser, DEMO, readOobCodes, shot, signIn } from './support/fixtures.ts';
 
 const freshEmail = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@demo.test`;
@@ -13,7 +14,7 @@ async function freshUser(prefix: string, password = 'Start#2026') {
   return { email, password, idToken };
 }
 
-/** The signed-in shell has rendered from the replica: the user card greets by name. */
+/** The signed-in shell has rendered from the replica: the user card greets by name (made from the email when the profile has none). */
 async function expectShell(page: Page, name: string) {
   await expect(page.getByRole('region', { name: 'User' }).getByText(name, { exact: true })).toBeVisible({ timeout: 20_000 });
 }
@@ -65,7 +66,7 @@ test.describe('login', () => {
 test('the lead sees the approval and initial-form banners, fills the form, and the banner goes', async ({ page, request }) => {
   const lead = await freshUser('lead');
   await signIn(page, lead.email, lead.password);
-  await expectShell(page, lead.email);
+  await expectShell(page, nameFromEmail(lead.email));
   await expect(page.getByText(texts.awaitingApproval)).toBeVisible();
   const formBanner = page.getByRole('link', { name: 'Fill in the initial form' });
   await expect(formBanner).toBeVisible();
@@ -100,7 +101,7 @@ test('the lead sees the approval and initial-form banners, fills the form, and t
     })
     .toBe(true);
   await page.reload();
-  await expectShell(page, lead.email);
+  await expectShell(page, nameFromEmail(lead.email));
   await expect(formBanner).toHaveCount(0);
   await page.goto('/initial-form');
   await expect(page).toHaveURL(/\/$/);
@@ -123,11 +124,11 @@ test('password reset through the emailed code, then sign-in with the new passwor
   const code = await readOobCodes(user.email, 'PASSWORD_RESET');
   expect(code, 'the emulator holds the emailed code').toBeTruthy();
 
-  // Another mode goes to / (and from there, signed out, to /login); a bad code shows the provider's error raw.
+  // Another mode goes to / (and from there, signed out, to /login); a bad code shows the provider's error as it comes, in words.
   await page.goto(`/initial-password?mode=verifyEmail&oobCode=${code!.oobCode}`);
   await expect(page).toHaveURL(/\/login$/);
   await page.goto('/initial-password?mode=resetPassword&oobCode=not-a-code');
-  await expect(page.getByRole('alert')).toContainText('auth/');
+  await expect(page.getByRole('alert')).toHaveText('This link has expired or was already used.');
 
   await page.goto(`/initial-password?mode=resetPassword&oobCode=${encodeURIComponent(code!.oobCode)}`);
   await expect(page.getByText(user.email)).toBeVisible();
@@ -151,7 +152,7 @@ test('password reset through the emailed code, then sign-in with the new passwor
   await expect(page).toHaveURL(/\/login$/, { timeout: 8_000 });
 
   await signIn(page, user.email, newPassword);
-  await expectShell(page, user.email);
+  await expectShell(page, nameFromEmail(user.email));
 });
 
 test('settings: profile, notifications, change password and the generator', async ({ page, context }) => {
@@ -159,7 +160,7 @@ test('settings: profile, notifications, change password and the generator', asyn
   const user = await freshUser('change');
   const newPassword = 'Changed#2026';
   await signIn(page, user.email, user.password);
-  await expectShell(page, user.email);
+  await expectShell(page, nameFromEmail(user.email));
   await page.getByRole('link', { name: 'Settings' }).first().click();
   await expect(page).toHaveURL(/\/settings$/);
 
@@ -217,13 +218,13 @@ test('settings: profile, notifications, change password and the generator', asyn
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page.getByText(texts.wrongCredentials)).toBeVisible();
   await signIn(page, user.email, newPassword);
-  await expectShell(page, user.email);
+  await expectShell(page, nameFromEmail(user.email));
 });
 
 test('sign-out: back at /login, the dashboard is out of reach, the device copy is gone', async ({ page }) => {
   const user = await freshUser('signout');
   await signIn(page, user.email, user.password);
-  await expectShell(page, user.email);
+  await expectShell(page, nameFromEmail(user.email));
   const dbNames = () => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? ''));
   expect((await dbNames()).some((n) => n.startsWith('portal-'))).toBe(true);
 
@@ -239,7 +240,7 @@ test('sign-out: back at /login, the dashboard is out of reach, the device copy i
 test('sign-out with an unsent request asks first', async ({ page, context }) => {
   const user = await freshUser('unsent');
   await signIn(page, user.email, user.password);
-  await expectShell(page, user.email);
+  await expectShell(page, nameFromEmail(user.email));
   await page.goto('/initial-form');
   // The form's code must be loaded before the connection goes, or the offline page is all there is.
   await expect(page.getByLabel('Money lost')).toBeVisible();

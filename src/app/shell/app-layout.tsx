@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Box, Flex, SkipNavContent, SkipNavLink } from '@chakra-ui/react';
+import { useRouterState } from '@tanstack/react-router';
 import { useIsMobile } from '../../lib/ui-state.ts';
 import { Footer } from './footer.tsx';
 import { MobileDrawer } from './mobile-drawer.tsx';
@@ -41,6 +42,8 @@ export function AppLayout({
   const [drawerRequested, setDrawerRequested] = useState(false);
   // Derived rather than reset in an effect: widening the window past 768px simply hides the drawer.
   const drawerOpen = isMobile && drawerRequested;
+  // The dashboard's welcome card greets and links to Settings itself: a second greeting above it would repeat it.
+  const onDashboard = useRouterState({ select: (s) => s.location.pathname === '/' });
 
   return (
     <Flex minHeight="100dvh" bg="portal.background">
@@ -70,8 +73,12 @@ export function AppLayout({
         <Box as="main" flex="1" px={{ base: '4', md: '6' }} py={{ base: '4', md: '6' }} bg="portal.background">
           <SkipNavContent />
           <Box maxWidth="1200px" mx="auto" width="100%">
-            <UserCard displayName={displayName} />
-            <Box mt="6">{children}</Box>
+            {onDashboard ? children : (
+              <>
+                <UserCard displayName={displayName} />
+                <Box mt="6">{children}</Box>
+              </>
+            )}
           </Box>
         </Box>
         <Footer />

@@ -1,10 +1,5 @@
 import { HStack, Image, Text } from '@chakra-ui/react';
-
-/**
- * The spec gives the platform no name; this one is a placeholder kept in a single place so the
- * sidebar, drawer and footer change together when the real name is known.
- */
-export const productName = 'Fraud Recovery Portal';
+import { productName } from '../../components/product-name.ts';
 
 export function BrandMark({ compact = false }: { compact?: boolean }) {
   return (

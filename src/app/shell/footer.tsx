@@ -1,6 +1,6 @@
 import { HStack, Link, Stack, Text } from '@chakra-ui/react';
 import { externalLinks } from '../../../domain/texts.ts';
-import { productName } from './brand-mark.tsx';
+import { productName } from '../../components/product-name.ts';
 
 const links = [
   { label: 'About', href: externalLinks.about },

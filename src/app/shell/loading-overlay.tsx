@@ -1,6 +1,6 @@
 import { Box, Circle, Image, Spinner } from '@chakra-ui/react';
 import { useLoading } from '../../lib/ui-state.ts';
-import { productName } from './brand-mark.tsx';
+import { productName } from '../../components/product-name.ts';
 
 /** Spec section 9. */
 const spinnerSizePx = 165;

@@ -19,6 +19,13 @@ export interface TopBarProps {
 
 const toolbarButton = { variant: 'ghost', color: 'portal.nav', borderRadius: 'full', size: 'md' } as const;
 
+/**
+ * Chakra's md buttons draw their icons at 20px whatever size the icon asks for; the spec's icons are 22px.
+ * Scoped to the toolbar (its own buttons and the slots' bell and outbox) and to icons that ask for 22px, so
+ * a deliberately small icon (the "Can't sync" badge's) keeps its size.
+ */
+const spec22pxIcons = { [`& :is(button, a) > svg[width="${iconSize}"]`]: { width: `${iconSize}px`, height: `${iconSize}px` } };
+
 export function TopBar({
   isMobile,
   menuExpanded,
@@ -37,6 +44,7 @@ export function TopBar({
       bg="portal.white"
       borderBottomWidth="1px"
       borderColor="portal.border"
+      css={spec22pxIcons}
     >
       <HStack gap="1" px={{ base: '2', md: '4' }} minHeight="64px">
         <IconButton

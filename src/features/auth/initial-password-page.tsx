@@ -1,28 +1,32 @@
-import { Button, Field, HStack, Heading, List, Spinner, Stack, Text } from '@chakra-ui/react';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { Button, Field, HStack, Heading, Link, List, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Link as RouterLink, useNavigate, useSearch } from '@tanstack/react-router';
 import { Check, X } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { passwordRules } from '../../../domain/passwords.ts';
 import { texts } from '../../../domain/texts.ts';
+import { describeAuthError, isDeadResetLink, sentence } from '../../lib/auth-errors.ts';
 import { confirmReset, verifyResetCode } from '../../lib/firebase.ts';
 import { showMessage } from '../../lib/ui-state.ts';
 import { useOnlineAction } from '../../lib/use-online-action.ts';
 import { AuthCard } from './auth-card.tsx';
 import { PasswordInput } from './password-input.tsx';
+import { ResetPasswordDialog } from './reset-password-dialog.tsx';
 
 /** The checklist draws smaller marks than the 22px icons, to sit on a line of text. */
 const ruleIconSize = 18;
 const redirectDelayMs = 3000;
 
-type Step = { kind: 'verifying' } | { kind: 'invalid'; error: string } | { kind: 'ready'; email: string } | { kind: 'done' };
+/** `deadLink`: the way on is a new link; otherwise (no connection, a hiccup) trying this one again may work. */
+type Step = { kind: 'verifying' } | { kind: 'invalid'; error: string; deadLink: boolean } | { kind: 'ready'; email: string } | { kind: 'done' };
 
+/** The provider's error in words; shown alone, as the spec shows reset-code errors (section 8), never the SDK's text. */
 function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return sentence(describeAuthError(err, 'resetCode'));
 }
 
 /**
  * /initial-password?mode=resetPassword&oobCode=…: the emailed link of a password reset.
- * The code is verified first; its errors are shown raw (spec section 8).
+ * The code is verified first; its errors are shown as they come (spec section 8), in words, with the way on.
  */
 export function InitialPasswordPage() {
   const { oobCode } = useSearch({ from: '/initial-password' });
@@ -31,22 +35,25 @@ export function InitialPasswordPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [resetOpen, setResetOpen] = useState(false);
+  const [attempt, setAttempt] = useState(0);
   const { running: busy, run } = useOnlineAction(() => setError(texts.needsConnection));
 
   useEffect(() => {
     let cancelled = false;
     if (!navigator.onLine) {
-      setStep({ kind: 'invalid', error: texts.needsConnection });
+      setStep({ kind: 'invalid', error: texts.needsConnection, deadLink: false });
       return;
     }
+    setStep({ kind: 'verifying' });
     verifyResetCode(oobCode ?? '').then(
       (email) => !cancelled && setStep({ kind: 'ready', email }),
-      (err) => !cancelled && setStep({ kind: 'invalid', error: errorText(err) }),
+      (err) => !cancelled && setStep({ kind: 'invalid', error: errorText(err), deadLink: isDeadResetLink(err) }),
     );
     return () => {
       cancelled = true;
     };
-  }, [oobCode]);
+  }, [oobCode, attempt]);
 
   useEffect(() => {
     if (step.kind !== 'done') return;
@@ -62,6 +69,9 @@ export function InitialPasswordPage() {
     if (outcome.ok) {
       showMessage(texts.passwordUpdated, 'success');
       setStep({ kind: 'done' });
+    } else if (!outcome.offline && isDeadResetLink(outcome.error)) {
+      // Used or expired while the page was open: the form cannot help any more, a new link can.
+      setStep({ kind: 'invalid', error: errorText(outcome.error), deadLink: true });
     } else if (!outcome.offline) {
       // The rules checklist does not block the button (spec section 5): the provider's refusal is shown as it is.
       setError(errorText(outcome.error));
@@ -80,9 +90,24 @@ export function InitialPasswordPage() {
         </HStack>
       )}
       {step.kind === 'invalid' && (
-        <Text role="alert" color="red.600" textAlign="center" wordBreak="break-word">
-          {step.error}
-        </Text>
+        <Stack gap="4" alignItems="center" textAlign="center">
+          <Text role="alert" color="red.600" wordBreak="break-word">
+            {step.error}
+          </Text>
+          {step.deadLink ? (
+            <Button colorPalette="brand" width="100%" onClick={() => setResetOpen(true)}>
+              Send a new link
+            </Button>
+          ) : (
+            <Button colorPalette="brand" width="100%" onClick={() => setAttempt((n) => n + 1)}>
+              Try again
+            </Button>
+          )}
+          <Link asChild color="brand.fg" fontWeight="semibold">
+            <RouterLink to="/login">Back to sign in</RouterLink>
+          </Link>
+          <ResetPasswordDialog open={resetOpen} onClose={() => setResetOpen(false)} initialEmail="" />
+        </Stack>
       )}
       {step.kind === 'done' && (
         <Text role="status" color="green.700" textAlign="center">

@@ -4,6 +4,7 @@ import type { AnswerHandler } from '../command-kind.ts';
 import { type CommandKind, type CommandStatus, commandTables, type OutboxCommand, type PortalDb } from '../db.ts';
 import { getIdToken } from '../firebase.ts';
 import { wakeChannelName } from '../outbox.ts';
+import { outboxWords } from '../outbox-words.ts';
 
 /**
  * The outbox's sender: FIFO, one command at a time, a fresh ID token per attempt, the command id as
@@ -46,17 +47,17 @@ export async function sendNext(db: PortalDb, deps: SenderDeps): Promise<SendResu
     response = await sendWithFreshToken(command, deps);
   } catch (err) {
     if (err instanceof HeldError) return hold(db, command);
-    return retryLater(db, command, deps, err instanceof Error ? err.message : 'Network error');
+    return retryLater(db, command, deps, outboxWords.unreachable);
   }
   if (response.status === 401) return hold(db, command);
   if (response.status >= 500 || response.status === 429 || response.status === 408 || (await isStillRunning(response))) {
-    return retryLater(db, command, deps, `Server busy (${response.status})`);
+    return retryLater(db, command, deps, outboxWords.serverBusy);
   }
   let data: unknown;
   try {
     data = await readData(response, deps.kinds[command.kind].answer);
   } catch (err) {
-    if (err instanceof NetworkError) return retryLater(db, command, deps, err.message);
+    if (err instanceof NetworkError) return retryLater(db, command, deps, outboxWords.unreachable);
     const message = err instanceof ApiError ? err.message : 'The server answered in a way we did not expect.';
     await db.outbox.update(command.seq!, { status: 'failed', error: message, attempts: command.attempts + 1 });
     return 'failed';

@@ -1,6 +1,10 @@
-import { Card, Stack, Text } from '@chakra-ui/react';
+import { Box, Card, HStack, IconButton, Stack, Text } from '@chakra-ui/react';
+import { Link } from '@tanstack/react-router';
+import { Settings } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { displayName, useProfile } from '../../../lib/replica.ts';
+import { iconSize } from '../../../components/theme-tokens.ts';
+import { greetingName } from '../../../lib/display-name.ts';
+import { useProfile } from '../../../lib/replica.ts';
 import { GatingBanners } from './gating-banners.tsx';
 import { StatusCards } from './status-cards.tsx';
 import { useStatusCounts } from './use-status-counts.ts';
@@ -20,14 +24,24 @@ export function DashboardPage({ tools, requests }: DashboardPageProps) {
     <>
       <GatingBanners />
       <Stack gap="6">
-        <Card.Root variant="outline" bg="brand.subtle" borderColor="brand.muted">
+        {/* The welcome card is also the user card here (greeting, name, settings): the shell leaves its own out on /, so the greeting shows once. */}
+        <Card.Root as="section" aria-label="User" variant="outline" bg="brand.subtle" borderColor="brand.muted">
           <Card.Body>
-            <Text as="h1" fontSize="1.125rem" fontWeight="semibold">
-              Welcome back, {displayName(profile)}
-            </Text>
-            <Text color="fg.muted" mt="1">
-              Order a tool, follow your requests and settle their payments from here.
-            </Text>
+            <HStack gap="3" alignItems="start">
+              <Box flex="1" minWidth="0">
+                <Text as="h1" fontSize="1.125rem" fontWeight="semibold" wordBreak="break-word">
+                  Welcome back, <Text as="span">{greetingName(profile)}</Text>
+                </Text>
+                <Text color="fg.muted" mt="1">
+                  Order a tool, follow your requests and settle their payments from here.
+                </Text>
+              </Box>
+              <IconButton aria-label="Settings" variant="ghost" color="portal.nav" borderRadius="full" asChild>
+                <Link to="/settings">
+                  <Settings size={iconSize} />
+                </Link>
+              </IconButton>
+            </HStack>
           </Card.Body>
         </Card.Root>
         <StatusCards counts={counts} />

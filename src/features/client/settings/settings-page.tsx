@@ -1,6 +1,7 @@
 import { Field, Input, SimpleGrid, Stack, Switch, Tabs } from '@chakra-ui/react';
 import { PageCard } from '../../../components/page-card.tsx';
 import type { ReactNode } from 'react';
+import { greetingName } from '../../../lib/display-name.ts';
 import { useProfile } from '../../../lib/replica.ts';
 import { SecurityTab } from './security-tab.tsx';
 
@@ -12,7 +13,8 @@ export function SettingsPage({ billing }: { billing: ReactNode }) {
   return (
     <PageCard title="Settings">
       <Tabs.Root defaultValue="profile" variant="enclosed" lazyMount>
-        <Tabs.List flexWrap="wrap" bg="portal.backgroundAlt">
+        {/* Two by two on phones: four in a row do not fit 375px, and wrapping left "Security" alone on a line. */}
+        <Tabs.List display={{ base: 'grid', sm: 'flex' }} gridTemplateColumns="repeat(2, minmax(0, 1fr))" bg="portal.backgroundAlt">
           <Tabs.Trigger value="profile">Profile</Tabs.Trigger>
           <Tabs.Trigger value="billings">Billings</Tabs.Trigger>
           <Tabs.Trigger value="notifications">Notifications</Tabs.Trigger>
@@ -35,16 +37,20 @@ export function SettingsPage({ billing }: { billing: ReactNode }) {
   );
 }
 
-function ReadOnlyField({ label, value }: { label: string; value: string }) {
+function ReadOnlyField({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
     <Field.Root>
       <Field.Label>{label}</Field.Label>
       <Input readOnly value={value} bg="portal.background" />
+      {hint && <Field.HelperText>{hint}</Field.HelperText>}
     </Field.Root>
   );
 }
 
-/** Read-only: first and last name when the profile has them apart, otherwise the full name. */
+/**
+ * Read-only: first and last name when the profile has them apart, otherwise the full name. With no name at
+ * all, the name the app greets by (from the email), said to be that; it is not saved to the profile.
+ */
 function ProfileTab() {
   const profile = useProfile();
   if (!profile) return null;
@@ -58,7 +64,11 @@ function ProfileTab() {
           <ReadOnlyField label="Last Name" value={last} />
         </>
       ) : (
-        <ReadOnlyField label="Full Name" value={first || last} />
+        <ReadOnlyField
+          label="Full Name"
+          value={first || last || greetingName(profile)}
+          hint={first || last ? undefined : 'Taken from your email address until our team adds your name.'}
+        />
       )}
       <ReadOnlyField label="Email" value={profile.email} />
     </SimpleGrid>

@@ -8,6 +8,8 @@ import { getUiState, removeMessage } from '../../../lib/ui-state.ts';
 const navigate = vi.fn();
 vi.mock('@tanstack/react-router', () => ({ useNavigate: () => navigate }));
 const apiSend = vi.fn();
+const signOut = vi.fn();
+vi.mock('../../../lib/firebase.ts', () => ({ signOut: () => signOut() }));
 vi.mock('../../../lib/api.ts', async (orig) => ({ ...(await orig<typeof import('../../../lib/api.ts')>()), apiSend: (...a: unknown[]) => apiSend(...a) }));
 
 const { CreateNotificationForm } = await import('./create-notification-page.tsx');
@@ -21,6 +23,7 @@ const flush = () => act(async () => undefined);
 beforeEach(() => {
   apiSend.mockReset();
   navigate.mockReset();
+  signOut.mockReset();
 });
 afterEach(() => {
   cleanup();
@@ -48,8 +51,12 @@ describe('Create Notification', () => {
     expect(messages()).toContain(texts.publicNotificationCreated);
   });
 
-  it('goes to /login 3 s after a 401', async () => {
+  it('signs out, then goes to /login 3 s after a 401', async () => {
     vi.useFakeTimers();
+    // Signed out first: /login sends a signed-in user back to /.
+    const order: string[] = [];
+    signOut.mockImplementation(async () => void order.push('signOut'));
+    navigate.mockImplementation(async () => void order.push('navigate'));
     apiSend.mockRejectedValue(new ApiError(401, 'UNAUTHORIZED', 'no'));
     wrap(<CreateNotificationForm />);
     fireEvent.change(screen.getByLabelText('Content'), { target: { value: 'Hi' } });
@@ -58,8 +65,11 @@ describe('Create Notification', () => {
     expect(messages()).toContain(texts.adminUnauthorized);
     act(() => vi.advanceTimersByTime(2999));
     expect(navigate).not.toHaveBeenCalled();
+    expect(signOut).not.toHaveBeenCalled();
     act(() => vi.advanceTimersByTime(1));
+    await flush();
     expect(navigate).toHaveBeenCalledWith({ to: '/login' });
+    expect(order).toEqual(['signOut', 'navigate']);
   });
 });
 

@@ -3,6 +3,7 @@ import { Button, Card, SegmentGroup } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { texts } from '../../../../domain/texts.ts';
 import { ApiError } from '../../../lib/api.ts';
+import { signOut } from '../../../lib/firebase.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
 import { failureText, useOnlineAction } from '../../../lib/use-online-action.ts';
 import { AdminHeading } from '../shared/admin-heading.tsx';
@@ -23,7 +24,7 @@ export function AdminPanel({ title, children }: { title: string; children: React
 }
 
 /**
- * The spec's admin failure handling: 401 says so and goes to /login after 3 s; anything else shows the
+ * The spec's admin failure handling: 401 says so, signs out and goes to /login after 3 s; anything else shows the
  * server's own message. (No connection has been said by useOnlineAction already.)
  */
 function useAdminFailure(): (err: unknown) => void {
@@ -43,7 +44,11 @@ function useAdminFailure(): (err: unknown) => void {
       }
       showMessage(texts.adminUnauthorized, 'error');
       if (timer.current) clearTimeout(timer.current);
-      timer.current = setTimeout(() => void navigate({ to: '/login' }), unauthorizedRedirectMs);
+      // "You are navigated to login page": signed out first, or /login would send a still signed-in user back to /.
+      timer.current = setTimeout(
+        () => void signOut().catch((e: unknown) => console.error('sign-out after 401 failed', e)).then(() => navigate({ to: '/login' })),
+        unauthorizedRedirectMs,
+      );
     },
     [navigate],
   );

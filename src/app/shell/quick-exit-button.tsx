@@ -1,0 +1,47 @@
+import { Button, VisuallyHidden } from '@chakra-ui/react';
+import { DoorOpen } from 'lucide-react';
+import { useEffect, useId } from 'react';
+import { createDoubleEscape, leaveQuickly } from '../../lib/quick-exit.ts';
+
+/**
+ * "Leave quickly", on every screen (the root route renders it): a calm pill at the bottom right, above
+ * dialogs and drawers so it stays reachable, and Escape pressed twice. See lib/quick-exit.ts for what it
+ * can and cannot take out of the tab's history.
+ */
+export function QuickExitButton() {
+  const hintId = useId();
+  useEffect(() => {
+    const onKey = createDoubleEscape(leaveQuickly);
+    // Capture phase: the check for an open dialog runs before the dialog handles the Escape and closes.
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
+  return (
+    <Button
+      position="fixed"
+      zIndex="max"
+      bottom="calc(12px + env(safe-area-inset-bottom, 0px))"
+      right="calc(12px + env(safe-area-inset-right, 0px))"
+      size="sm"
+      variant="outline"
+      bg="portal.white"
+      color="portal.text"
+      borderColor="portal.border"
+      borderRadius="full"
+      boxShadow="sm"
+      // A modal dialog turns pointer events off outside itself; this control must still take the click.
+      pointerEvents="auto"
+      aria-describedby={hintId}
+      title="Leave this site now (or press Esc twice)"
+      onClick={leaveQuickly}
+      data-testid="quick-exit"
+    >
+      <DoorOpen size={18} aria-hidden="true" />
+      Leave quickly
+      <VisuallyHidden id={hintId}>
+        Opens a weather site in this tab and takes this portal out of the Back button. Shortcut: press Escape twice. It cannot clear the
+        browser's own history list.
+      </VisuallyHidden>
+    </Button>
+  );
+}
