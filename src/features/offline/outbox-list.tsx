@@ -6,6 +6,8 @@ import type { CommandBodies } from '../../lib/command-kind.ts';
 import { type CommandEditorProps, type CommandEditors, useCommandEditors } from '../../lib/command-editors.ts';
 import type { CommandKind, OutboxCommand, PortalDb } from '../../lib/db.ts';
 import { discardCommand, editCommand, readCommandBody, retryCommand } from '../../lib/outbox-actions.ts';
+import { outboxErrorLine } from '../../lib/outbox-words.ts';
+import { useOnline } from '../../lib/pwa.ts';
 
 const statusText: Record<OutboxCommand['status'], string> = {
   pending: texts.waitingToSend,
@@ -33,6 +35,8 @@ function OutboxItem({ db, command }: { db: PortalDb; command: OutboxCommand }) {
   const seq = command.seq!;
   // Only a failed command is edited (the server said why), and only one whose body this app can read back.
   const editable = command.status === 'failed' && editors !== null && readCommandBody(command) !== null;
+  const online = useOnline();
+  const errorLine = outboxErrorLine(command, online);
   return (
     <Stack gap="2">
       <HStack justify="space-between" align="start">
@@ -43,9 +47,9 @@ function OutboxItem({ db, command }: { db: PortalDb; command: OutboxCommand }) {
         Created {formatDate(command.createdAt)}
         {command.attempts > 0 ? ` · ${command.attempts} attempt${command.attempts === 1 ? '' : 's'}` : ''}
       </Text>
-      {command.error && (
+      {errorLine && (
         <Text fontSize="sm" color={command.status === 'failed' ? 'red.600' : 'fg.muted'}>
-          {command.error}
+          {errorLine}
         </Text>
       )}
       <HStack gap="2" wrap="wrap">
