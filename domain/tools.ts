@@ -271,3 +271,12 @@ export function requestSummary(request: { productRequestType: string; requestDet
     .map((value) => (money && typeof value === 'number' ? formatMoney(value) : String(value).trim()));
   return parts.length === 0 ? null : `${label}: ${parts.join(' ')}`;
 }
+
+/**
+ * "Bank Dispute request BD-0003": how a text (a client's notification) names the request it is about;
+ * without the reference while the request has no number.
+ */
+export function requestName(request: { productRequestType: string; refNo?: number | null }, header = toolByBackendName(request.productRequestType)?.header ?? request.productRequestType): string {
+  const ref = requestRef(request);
+  return ref ? `${header} request ${ref}` : `${header} request`;
+}

@@ -59,7 +59,7 @@ export const trackingLinkAdvice =
   'Send this link to the scammer in the conversation you already have with them, for example as a "receipt" or "proof of payment". ' +
   'When they open it we record where it was opened from, then send them on to an ordinary page. Never open it yourself: your own visit would be recorded too.';
 
-/** The client's notification when staff make a link: where to find it. */
-export function trackingLinkReadyText(label: string): string {
-  return `Your tracking link "${label}" is ready. Open Live Details of your Track Master request to copy it.`;
+/** The client's notification when staff make a link: where to find it; `ref` names the request (TM-0042). */
+export function trackingLinkReadyText(label: string, ref: string | null): string {
+  return `Your tracking link "${label}" is ready. Open Live Details of your Track Master request${ref ? ` ${ref}` : ''} to copy it.`;
 }

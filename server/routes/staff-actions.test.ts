@@ -45,6 +45,9 @@ describe.each(backends())('staff write API (%s)', (backend) => {
   }
 
   /** A request in `status` with what that status implies: a price once priced, a final file once In Progress or Done. */
+  /** The request's reference as the client reads it in a notification: BD-0042. */
+  const refOf = (row: RequestRow) => `BD-${String(row.refNo).padStart(4, '0')}`;
+
   async function requestIn(status: RequestStatus, values: Partial<typeof productRequests.$inferInsert> = {}): Promise<RequestRow> {
     const priced = status === 'Waiting for actions' || status === 'In Progress' || status === 'Done';
     const row = await makeRequest({ status, totalAmount: priced ? 1600 : null, ...values });
@@ -185,7 +188,7 @@ describe.each(backends())('staff write API (%s)', (backend) => {
       expect(audit.before).toEqual({ status: 'Pending', totalAmount: null, contractSigned: false });
       expect(audit.after).toEqual({ status: 'Waiting for actions', totalAmount: 1600, contractSigned: true });
       expect(await notificationsOf(client.uid)).toContain(
-        'Your Bank Dispute request has been priced at $1,600.00. You can pay it now; the work can start before full payment.',
+        `Your Bank Dispute request ${refOf(row)} has been priced at $1,600.00. You can pay it now; the work can start before full payment.`,
       );
     });
 
@@ -211,7 +214,7 @@ describe.each(backends())('staff write API (%s)', (backend) => {
       const res = await transition(row.id, { to: 'Rejected', version: 1, reason: ' We cannot act in your country. ' });
       expect(res.statusCode).toBe(200);
       expect(res.json().data).toMatchObject({ status: 'Rejected', rejectionReason: 'We cannot act in your country.' });
-      expect(await notificationsOf(client.uid)).toContain('Your Bank Dispute request was rejected: We cannot act in your country.');
+      expect(await notificationsOf(client.uid)).toContain(`Your Bank Dispute request ${refOf(row)} was rejected: We cannot act in your country.`);
     });
 
     it('Done needs a final file: 409 FINAL_FILE_REQUIRED without one', async () => {
@@ -224,19 +227,19 @@ describe.each(backends())('staff write API (%s)', (backend) => {
       await attachFinalFile(row);
       const done = await transition(row.id, { to: 'Done', version: 1 });
       expect(done.statusCode).toBe(200);
-      expect(await notificationsOf(client.uid)).toContain('Your Bank Dispute request is Done. The final report can be downloaded once it is paid in full.');
+      expect(await notificationsOf(client.uid)).toContain(`Your Bank Dispute request ${refOf(row)} is Done. The final report can be downloaded once it is paid in full.`);
     });
 
     it('Done on a fully paid request tells the client the report is ready', async () => {
       const row = await requestIn('In Progress', { paid: 1600 });
       expect((await transition(row.id, { to: 'Done', version: 1 })).statusCode).toBe(200);
-      expect(await notificationsOf(client.uid)).toContain('Your Bank Dispute request is Done. The final report is ready to download.');
+      expect(await notificationsOf(client.uid)).toContain(`Your Bank Dispute request ${refOf(row)} is Done. The final report is ready to download.`);
     });
 
     it('starting the work tells the client', async () => {
       const row = await requestIn('Waiting for actions');
       expect((await transition(row.id, { to: 'In Progress', version: 1 })).statusCode).toBe(200);
-      expect(await notificationsOf(client.uid)).toContain('Work has started on your Bank Dispute request.');
+      expect(await notificationsOf(client.uid)).toContain(`Work has started on your Bank Dispute request ${refOf(row)}.`);
     });
 
     it('a stale version is 409 VERSION_CONFLICT with the request as it is now, and writes nothing', async () => {
@@ -379,8 +382,8 @@ describe.each(backends())('staff write API (%s)', (backend) => {
       expect(audit[2].before).toEqual({ paid: 0.3, leftToPay: 0.3 });
       expect(audit[2].after).toMatchObject({ paid: 0.6, leftToPay: 0 });
       expect(await notificationsOf(client.uid)).toContain(
-        'We received your payment of $0.30 for Bank Dispute. Invoice ' + (audit[2].after as { invoiceNumber: string }).invoiceNumber +
-          ' is in Settings → Billings. Your Bank Dispute request is now paid in full.',
+        `We received your payment of $0.30 for your Bank Dispute request ${refOf(row)}. Invoice ` + (audit[2].after as { invoiceNumber: string }).invoiceNumber +
+          ' is in Settings → Billings. It is now paid in full.',
       );
     });
 
@@ -410,7 +413,7 @@ describe.each(backends())('staff write API (%s)', (backend) => {
       expect(download.statusCode).toBe(200);
       expect(download.rawPayload.equals(bytes)).toBe(true);
 
-      expect(await notificationsOf(client.uid)).toContain(`We received your payment of $400.00 for Bank Dispute. Invoice ${deal.invoiceNumber} is in Settings → Billings.`);
+      expect(await notificationsOf(client.uid)).toContain(`We received your payment of $400.00 for your Bank Dispute request ${refOf(row)}. Invoice ${deal.invoiceNumber} is in Settings → Billings.`);
     });
 
     it('invoice numbers are unique and increasing', async () => {

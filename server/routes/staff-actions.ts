@@ -18,7 +18,7 @@ import {
   TransitionBody,
   Version,
 } from '../../domain/staff.ts';
-import { findTool, toolByBackendName } from '../../domain/tools.ts';
+import { findTool, requestName, toolByBackendName } from '../../domain/tools.ts';
 import { writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
 import { deals, files, productRequests, userPresence, users } from '../db/schema.ts';
@@ -334,18 +334,19 @@ function transitionChange(action: TransitionAction, row: RequestRow, body: Trans
 }
 
 function transitionMessage(action: TransitionAction, row: RequestRow): string {
-  const tool = toolHeader(row);
+  // "Bank Dispute request BD-0003": the reference tells the client which of their requests it is.
+  const request = requestName(row, toolHeader(row));
   switch (action) {
     case 'price':
-      return `Your ${tool} request has been priced at ${formatMoney(row.totalAmount)}. You can pay it now; the work can start before full payment.`;
+      return `Your ${request} has been priced at ${formatMoney(row.totalAmount)}. You can pay it now; the work can start before full payment.`;
     case 'start':
-      return `Work has started on your ${tool} request.`;
+      return `Work has started on your ${request}.`;
     case 'complete':
       return isFullyPaid(row)
-        ? `Your ${tool} request is Done. The final report is ready to download.`
-        : `Your ${tool} request is Done. The final report can be downloaded once it is paid in full.`;
+        ? `Your ${request} is Done. The final report is ready to download.`
+        : `Your ${request} is Done. The final report can be downloaded once it is paid in full.`;
     case 'reject':
-      return `Your ${tool} request was rejected: ${row.rejectionReason ?? ''}`;
+      return `Your ${request} was rejected: ${row.rejectionReason ?? ''}`;
   }
 }
 
@@ -488,9 +489,9 @@ async function storeInvoice(tx: Db, row: RequestRow, facts: InvoiceFacts, save: 
 }
 
 function paymentMessage(row: RequestRow, amount: number, invoiceNumber: string, paidInFull: boolean): string {
-  const tool = toolHeader(row);
-  const received = `We received your payment of ${formatMoney(amount)} for ${tool}. Invoice ${invoiceNumber} is in Settings → Billings.`;
-  return paidInFull ? `${received} Your ${tool} request is now paid in full.` : received;
+  const request = requestName(row, toolHeader(row));
+  const received = `We received your payment of ${formatMoney(amount)} for your ${request}. Invoice ${invoiceNumber} is in Settings → Billings.`;
+  return paidInFull ? `${received} It is now paid in full.` : received;
 }
 
 // ---- final file ----

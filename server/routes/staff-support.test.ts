@@ -273,7 +273,7 @@ describe.each(backends())('staff support writes (%s)', (backend) => {
       const mine = await ok(await get(client, `/api/refund/${refund.id}`), 200, RefundRequest);
       expect(mine).toMatchObject({ status: 'approved', amount: 120.5, note: 'Half of the second phase', decidedAt: decided.decidedAt });
       expect((await clientSync()).refunds.find((r) => r.id === refund.id)).toMatchObject({ status: 'approved', amount: 120.5 });
-      expect(await clientNotifications()).toContain(`Your refund request for ${TOOL.header} was approved: $120.50 will be returned.`);
+      expect(await clientNotifications()).toContain(`Your refund request for your ${TOOL.header} request BD-${String(request.refNo).padStart(4, '0')} was approved: $120.50 will be returned.`);
 
       const after = await queue('refunds');
       expect(queueIds(after)).not.toContain(refund.id);
@@ -350,7 +350,7 @@ describe.each(backends())('staff support writes (%s)', (backend) => {
       expect((await refundRow(refund.id)).status).toBe('requested');
       const declined = await ok(await decide(refund.id, { decision: 'decline', version: 1, note: 'The work was delivered in full.' }), 200, StaffRefund);
       expect(declined).toMatchObject({ status: 'declined', amount: null, note: 'The work was delivered in full.', version: 2 });
-      expect(await clientNotifications()).toContain(`Your refund request for ${TOOL.header} was declined: The work was delivered in full.`);
+      expect(await clientNotifications()).toContain(`Your refund request for your ${TOOL.header} request BD-${String(request.refNo).padStart(4, '0')} was declined: The work was delivered in full.`);
       expect((await clientSync()).refunds.find((r) => r.id === refund.id)).toMatchObject({ status: 'declined', note: 'The work was delivered in full.' });
     });
 

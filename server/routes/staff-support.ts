@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { formatMoney } from '../../domain/format.ts';
 import { envelope, ReplyBody } from '../../domain/schemas.ts';
 import { NoteBody, RefundDecisionBody, StaffNote, StaffRefund, StaffThread, ThreadStatusBody } from '../../domain/staff.ts';
-import { toolByBackendName } from '../../domain/tools.ts';
+import { requestName, toolByBackendName } from '../../domain/tools.ts';
 import { writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
 import { contactReplies, contactRequests, productRequests, refunds, staffNotes, users } from '../db/schema.ts';
@@ -254,7 +254,7 @@ async function decideRefund(tx: Db, refund: RefundRow, request: RequestRow, body
     before: { status: refund.status },
     after: { status: updated.status, amount: updated.decidedAmount, note: updated.decisionNote },
   });
-  await notifyUser(tx, refund.userId, refundMessage(updated));
+  await notifyUser(tx, refund.userId, refundMessage(updated, request));
   return { refund: updated, paid: request.paid };
 }
 
@@ -284,11 +284,11 @@ async function refundedCentsOf(tx: Db, requestId: string): Promise<number> {
   return Number(row.cents);
 }
 
-function refundMessage(row: RefundRow): string {
-  const tool = toolByBackendName(row.tool)?.header ?? row.tool;
+function refundMessage(row: RefundRow, request: RequestRow): string {
+  const name = requestName(request, toolByBackendName(row.tool)?.header ?? row.tool);
   return row.status === 'approved'
-    ? `Your refund request for ${tool} was approved: ${formatMoney(row.decidedAmount)} will be returned.`
-    : `Your refund request for ${tool} was declined: ${row.decisionNote ?? ''}`;
+    ? `Your refund request for your ${name} was approved: ${formatMoney(row.decidedAmount)} will be returned.`
+    : `Your refund request for your ${name} was declined: ${row.decisionNote ?? ''}`;
 }
 
 // ---- notes ----

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveDetails } from '../../domain/schemas.ts';
 import { RequestFile, StaffSyncPage } from '../../domain/staff.ts';
 import { SyncPage } from '../../domain/sync.ts';
+import { requestRef } from '../../domain/tools.ts';
 import { StaffTrackingLink, trackingLinkReadyText } from '../../domain/tracking.ts';
 import { buildApp } from '../app.ts';
 import { auditLog, notifications, productRequests, trackingLinks, visits } from '../db/schema.ts';
@@ -178,7 +179,8 @@ describe.each(backends())('Track Master tracking links (%s)', (backend) => {
       expect(again.json().data.id).toBe(first.json().data.id);
       expect(await t.services.db.select().from(trackingLinks).where(eq(trackingLinks.requestId, row.id))).toHaveLength(1);
       // The client is told once where to find it, not again on the replay.
-      const told = await t.services.db.select().from(notifications).where(and(eq(notifications.userId, row.userId), eq(notifications.message, trackingLinkReadyText(label))));
+      const told = await t.services.db.select().from(notifications).where(and(eq(notifications.userId, row.userId), eq(notifications.message, trackingLinkReadyText(label, requestRef(row)))));
+      expect(requestRef(row)).toMatch(/^TM-\d{4,}$/);
       expect(told).toHaveLength(1);
       // The same key with another body is someone else's request.
       expect((await createLink(row.id, { label: 'Other' }, staff, headers)).statusCode).toBe(422);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import type { NewTrackingLinkBody, StaffTrackingLink, TrackingLink } from '../../domain/tracking.ts';
+import { requestRef } from '../../domain/tools.ts';
 import { TrackingSlug, trackingLinkReadyText } from '../../domain/tracking.ts';
 import { writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
@@ -100,7 +101,7 @@ export async function createTrackingLink(
       after: { label: row.label, destination: row.destination, disabled: row.disabled },
     });
     // The client has something to do with it: pass it on. Said once, not again on a replay.
-    await notifyUser(tx, row.userId, trackingLinkReadyText(row.label));
+    await notifyUser(tx, row.userId, trackingLinkReadyText(row.label, requestRef(request)));
   }
   return { link: row, created };
 }

@@ -1,9 +1,10 @@
-import { Heading, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { Box, Heading, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import { formatDate } from '../../../../domain/format.ts';
 import { LiveDetails } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
+import { requestRef } from '../../../../domain/tools.ts';
 import { type TrackingLink, trackingLinkAdvice } from '../../../../domain/tracking.ts';
 import { ApiError, NetworkError, apiGet } from '../../../lib/api.ts';
 import type { LocalRequest } from '../../../lib/db.ts';
@@ -32,8 +33,14 @@ export function LiveDetailsDialog({ request, onClose }: { request: LocalRequest 
 function LiveDetailsBody({ request }: { request: LocalRequest }) {
   const db = useReplica();
   const links = useLiveQuery(() => db.trackingLinks.where('productRequestId').equals(request.id).reverse().sortBy('createdAt'), [db, request.id]);
+  const ref = requestRef(request);
   return (
     <Stack gap="6">
+      {ref && (
+        <Text fontSize="sm" data-testid="live-details-ref">
+          {toolOf(request)?.header ?? request.productRequestType} request <Box as="span" fontFamily="mono">{ref}</Box>
+        </Text>
+      )}
       <TrackingLinks links={links} />
       <Stack gap="3">
         <Heading as="h3" fontSize="md" fontWeight="semibold">

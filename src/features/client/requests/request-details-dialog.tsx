@@ -3,7 +3,7 @@ import { refundTypeLabel } from '../../../../domain/enums.ts';
 import { formatDate, formatMoney, capitalise } from '../../../../domain/format.ts';
 import type { RefundStatus } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
-import { visibleDetails } from '../../../../domain/tools.ts';
+import { requestRef, visibleDetails } from '../../../../domain/tools.ts';
 import type { LocalRefund, LocalRequest } from '../../../lib/db.ts';
 import { Popup } from '../../../components/popup.tsx';
 import { useRequestRefunds } from './use-refunds.ts';
@@ -17,15 +17,24 @@ function displayValue(type: string | undefined, value: unknown): string {
   return String(value);
 }
 
-/** Request Details: the submitted answers (prefix stripped, attachments hidden), the money and the refunds asked for. */
+/** Request Details: the reference (TM-0042), the submitted answers (prefix stripped, attachments hidden), the money and the refunds asked for. */
 export function RequestDetailsDialog({ request, onClose }: { request: LocalRequest | null; onClose(): void }) {
   const tool = request ? toolOf(request) : undefined;
   const details = request ? visibleDetails(request.productRequestType, request.requestDetails) : [];
   const refunds = useRequestRefunds(request?.id ?? null);
+  const ref = request ? requestRef(request) : null;
   return (
     <Popup open={request !== null} onClose={onClose} title="Request Details">
       {request && (
         <DataList.Root orientation="horizontal" gap="3" size="md">
+          {ref && (
+            <DataList.Item>
+              <DataList.ItemLabel minWidth="40%">Reference</DataList.ItemLabel>
+              <DataList.ItemValue fontFamily="mono" data-testid="details-ref">
+                {ref}
+              </DataList.ItemValue>
+            </DataList.Item>
+          )}
           {details.map(([key, value]) => {
             const field = tool?.formFields.find((f) => f.backendHeader === key);
             return (

@@ -2,7 +2,7 @@ import { Badge, Box, Button, Card, HStack, Skeleton, Stack, Table, Text } from '
 import { type ReactNode, useState } from 'react';
 import { formatDate, formatMoney } from '../../../../domain/format.ts';
 import { texts } from '../../../../domain/texts.ts';
-import type { ToolDefinition } from '../../../../domain/tools.ts';
+import { requestRef, requestSummary, type ToolDefinition } from '../../../../domain/tools.ts';
 import { RequestStatusBadge } from '../../../components/request-status-badge.tsx';
 import { ToolIcon } from '../../../components/tool-icon.tsx';
 import type { LocalRequest } from '../../../lib/db.ts';
@@ -25,7 +25,7 @@ export interface RequestsTableProps {
   actions?: ReactNode;
 }
 
-/** A requests table: tool, order date (hidden on phones), status, optional amount, actions. */
+/** A requests table: tool and reference, order date (hidden on phones), status, optional amount, actions. */
 export function RequestsTable({ title, tool: only, emptyText = texts.nothingFound, showAmount = false, actions }: RequestsTableProps) {
   const isMobile = useIsMobile();
   const [page, setPage] = useState(0);
@@ -79,16 +79,7 @@ export function RequestsTable({ title, tool: only, emptyText = texts.nothingFoun
                   return (
                     <Table.Row key={request.id} data-request-id={request.id} data-status={request.status}>
                       <Table.Cell>
-                        <HStack gap="2" color="portal.text">
-                          {tool && (
-                            <Box color="brand.fg" flexShrink={0}>
-                              <ToolIcon icon={tool.icon} />
-                            </Box>
-                          )}
-                          <Text fontWeight="medium" lineHeight="short">
-                            {tool?.header ?? request.productRequestType}
-                          </Text>
-                        </HStack>
+                        <RequestName request={request} tool={tool} detailed={isMobile} />
                       </Table.Cell>
                       {!isMobile && <Table.Cell whiteSpace="nowrap">{formatDate(request.Created_Time)}</Table.Cell>}
                       <Table.Cell>
@@ -119,6 +110,42 @@ export function RequestsTable({ title, tool: only, emptyText = texts.nothingFoun
       <RefundDialog request={pick('refund')} onClose={close} />
       <LiveDetailsDialog request={pick('live')} onClose={close} />
     </Card.Root>
+  );
+}
+
+/**
+ * The row's first cell: the tool and the request's reference (TM-0042) on one line; on phones, where the
+ * date column is hidden, a second line with the request's key detail (amount lost, website, network…),
+ * so rows of one tool can be told apart.
+ */
+function RequestName({ request, tool, detailed }: { request: LocalRequest; tool: ToolDefinition | undefined; detailed: boolean }) {
+  const ref = requestRef(request);
+  const summary = detailed ? requestSummary(request) : null;
+  return (
+    <HStack gap="2" color="portal.text" align={summary ? 'flex-start' : 'center'}>
+      {tool && (
+        <Box color="brand.fg" flexShrink={0}>
+          <ToolIcon icon={tool.icon} />
+        </Box>
+      )}
+      <Box minWidth="0">
+        <HStack gap="2" wrap="wrap" rowGap="0">
+          <Text fontWeight="medium" lineHeight="short">
+            {tool?.header ?? request.productRequestType}
+          </Text>
+          {ref && (
+            <Text as="span" fontSize="sm" fontFamily="mono" whiteSpace="nowrap" lineHeight="short" data-testid="request-ref">
+              {ref}
+            </Text>
+          )}
+        </HStack>
+        {summary && (
+          <Text fontSize="sm" lineHeight="short" mt="1" lineClamp={1} wordBreak="break-all" data-testid="request-summary">
+            {summary}
+          </Text>
+        )}
+      </Box>
+    </HStack>
   );
 }
 

@@ -2,6 +2,7 @@ import { Box, IconButton, Menu, Portal, Spinner, Stack, Text, Tooltip } from '@c
 import { CircleAlert, Download, EllipsisVertical, FileText, Radar, Undo2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { texts } from '../../../../domain/texts.ts';
+import { requestRef } from '../../../../domain/tools.ts';
 import { iconSize } from '../../../components/theme-tokens.ts';
 import type { LocalRequest } from '../../../lib/db.ts';
 import { useOnline } from '../../../lib/pwa.ts';
@@ -35,6 +36,7 @@ export function RowActionsMenu({ request, onAction }: { request: LocalRequest; o
   const [menuOpen, setMenuOpen] = useState(false);
   const { state: link, download } = useFinalFileLink(request, online, menuOpen);
   const tool = toolOf(request);
+  const ref = requestRef(request);
   // A row not sent yet has no server id to act on; a rejected request has nothing to offer.
   const disabled = request.status === 'Rejected' || !!request.pending;
   const isDone = request.status === 'Done';
@@ -43,7 +45,7 @@ export function RowActionsMenu({ request, onAction }: { request: LocalRequest; o
   return (
     <Menu.Root positioning={{ placement: 'bottom-end' }} onOpenChange={(e) => setMenuOpen(e.open)}>
       <Menu.Trigger asChild disabled={disabled}>
-        <IconButton aria-label="Actions" variant="ghost" size="sm" disabled={disabled}>
+        <IconButton aria-label={ref ? `Actions for ${ref}` : 'Actions'} variant="ghost" size="sm" disabled={disabled}>
           <EllipsisVertical size={iconSize} aria-hidden="true" />
         </IconButton>
       </Menu.Trigger>
