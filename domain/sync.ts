@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RequestStatus } from './enums.ts';
+import { NotificationRead } from './notification-reads.ts';
 import { ContactReply, ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, UserFile } from './schemas.ts';
 import type { ToolNameBackend } from './tools.ts';
 import { TrackingLink } from './tracking.ts';
@@ -26,12 +27,14 @@ export const SyncPage = z.object({
   files: z.array(UserFile),
   /** Track Master tracking links with their visit counts (a capture moves the link's seq). Absent before links. */
   trackingLinks: z.array(TrackingLink).default([]),
+  /** The user's notification read marker (one row), when it moved. Absent before read state. */
+  notificationReads: z.array(NotificationRead).default([]),
 });
 export type SyncPage = z.infer<typeof SyncPage>;
 
 /** A page with no changes: where a pull starts filling, and the whole answer when nothing changed. */
 export function emptySyncPage(cursor: string, hasMore = false): SyncPage {
-  return { cursor, hasMore, profile: null, requests: [], deals: [], refunds: [], notifications: [], contactRequests: [], contactReplies: [], files: [], trackingLinks: [] };
+  return { cursor, hasMore, profile: null, requests: [], deals: [], refunds: [], notifications: [], contactRequests: [], contactReplies: [], files: [], trackingLinks: [], notificationReads: [] };
 }
 
 // ---- the client's reading of a page: row by row, tolerant of values from a newer server ----
@@ -59,6 +62,7 @@ export const syncRowSchemas = {
   contactReplies: ContactReply,
   files: UserFile,
   trackingLinks: TrackingLink,
+  notificationReads: NotificationRead,
 };
 export type SyncRowList = keyof typeof syncRowSchemas;
 
@@ -78,6 +82,7 @@ export const LooseSyncPage = z.object({
   contactReplies: z.array(z.unknown()).default([]),
   files: z.array(z.unknown()),
   trackingLinks: z.array(z.unknown()).default([]),
+  notificationReads: z.array(z.unknown()).default([]),
 });
 export type LooseSyncPage = z.infer<typeof LooseSyncPage>;
 
@@ -105,6 +110,7 @@ export function readSyncPage(loose: LooseSyncPage): { page: SyncPage; rejected: 
     contactReplies: read('contactReplies', syncRowSchemas.contactReplies),
     files: read('files', syncRowSchemas.files),
     trackingLinks: read('trackingLinks', syncRowSchemas.trackingLinks),
+    notificationReads: read('notificationReads', syncRowSchemas.notificationReads),
   };
   return { page, rejected };
 }
@@ -121,7 +127,7 @@ function readRows<T extends z.ZodType>(table: RejectedSyncRow['table'], schema: 
 
 function rowId(row: unknown): string | undefined {
   if (typeof row !== 'object' || row === null) return undefined;
-  const id = 'id' in row ? row.id : 'uid' in row ? row.uid : undefined;
+  const id = 'id' in row ? row.id : 'uid' in row ? row.uid : 'userId' in row ? row.userId : undefined;
   return typeof id === 'string' ? id : undefined;
 }
 

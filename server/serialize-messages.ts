@@ -1,6 +1,7 @@
 import type { ContactReply, ContactRequest, NotificationItem, ThreadStatus, UserFile } from '../domain/schemas.ts';
 import type { StaffNote, StaffThread } from '../domain/staff.ts';
-import type { contactReplies, contactRequests, files, notifications, staffNotes } from './db/schema.ts';
+import type { NotificationRead } from '../domain/notification-reads.ts';
+import type { contactReplies, contactRequests, files, notificationReads, notifications, staffNotes } from './db/schema.ts';
 
 /**
  * Row → API shape for notifications, contact requests and files. The REST routes and the sync feed
@@ -8,6 +9,10 @@ import type { contactReplies, contactRequests, files, notifications, staffNotes 
  */
 export function toNotification(row: typeof notifications.$inferSelect): NotificationItem {
   return { id: row.id, message: row.message, createdAt: iso(row.createdAt), userId: row.userId ?? null };
+}
+
+export function toNotificationRead(row: typeof notificationReads.$inferSelect): NotificationRead {
+  return { userId: row.userId, readUpTo: iso(row.readUpTo), updatedAt: iso(row.updatedAt) };
 }
 
 export function toContactRequest(row: typeof contactRequests.$inferSelect): ContactRequest {

@@ -1,13 +1,14 @@
-import { desc, eq, isNull, or } from 'drizzle-orm';
+import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { NotificationRead, NotificationReadBody } from '../../domain/notification-reads.ts';
 import { envelope, NotificationBody, NotificationItem } from '../../domain/schemas.ts';
 import { writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
-import { notifications, users } from '../db/schema.ts';
+import { notificationReads, notifications, users } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
-import { toNotification } from '../serialize-messages.ts';
+import { toNotification, toNotificationRead } from '../serialize-messages.ts';
 
 const UserIdParams = z.strictObject({
   userId: z.string().trim().min(1, 'userId is required').max(128, 'userId must be at most 128 characters'),
@@ -16,7 +17,8 @@ const UserIdParams = z.strictObject({
 /**
  * GET /notification: general notifications (userId null) plus the caller's own, newest first.
  * POST /notification (admin): a general one, poked to everyone. POST /notification/:userId (admin):
- * one for that user only, poked to them alone.
+ * one for that user only, poked to them alone. PUT /notifications/read: the caller has seen up to this notification
+ * (docs/decisions/014-notification-read-state.md).
  */
 export async function notificationRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -31,6 +33,42 @@ export async function notificationRoutes(app: FastifyInstance) {
         .where(or(isNull(notifications.userId), eq(notifications.userId, request.user.uid)))
         .orderBy(desc(notifications.createdAt), desc(notifications.seq));
       return { data: rows.map(toNotification) };
+    },
+  );
+
+  /*
+   * The marker moves to the notification's own creation time, never back, so a replay, an older device's late
+   * command or two tabs racing all leave the newest. Another user's notification is 404, like any other object.
+   * Not under /notification/: an admin's POST /notification/:userId must stay free for every user id.
+   */
+  api.put(
+    '/notifications/read',
+    { onRequest: app.authenticate, schema: { tags: ['notifications'], body: NotificationReadBody, response: { 200: envelope(NotificationRead) } } },
+    async (request) => {
+      const uid = request.user.uid;
+      const { notificationId } = request.body;
+      const [seen] = await app.db
+        .select({ createdAt: notifications.createdAt })
+        .from(notifications)
+        .where(and(eq(notifications.id, notificationId), or(isNull(notifications.userId), eq(notifications.userId, uid))));
+      if (!seen) throw notFound(`Notification ${notificationId} not found`);
+      // Every user has a marker (a trigger on users makes it); the insert covers a row lost by hand.
+      const [row] = await app.db
+        .insert(notificationReads)
+        .values({ userId: uid, readUpTo: seen.createdAt })
+        .onConflictDoUpdate({
+          target: notificationReads.userId,
+          set: { readUpTo: sql`greatest(${notificationReads.readUpTo}, excluded.read_up_to)`, updatedAt: sql`now()` },
+          setWhere: sql`${notificationReads.readUpTo} < excluded.read_up_to`,
+        })
+        .returning();
+      // Nothing moved (already read that far): the row as it is, and no poke.
+      if (!row) {
+        const [kept] = await app.db.select().from(notificationReads).where(eq(notificationReads.userId, uid));
+        return { data: toNotificationRead(kept) };
+      }
+      await app.events.poke(uid);
+      return { data: toNotificationRead(row) };
     },
   );
 

@@ -5,9 +5,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SyncPage, SyncQuery, emptySyncPage } from '../../domain/sync.ts';
 import type { Db } from '../db/client.ts';
-import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, trackingLinks, users } from '../db/schema.ts';
+import { contactReplies, contactRequests, deals, files, notificationReads, notifications, productRequests, refunds, trackingLinks, users } from '../db/schema.ts';
 import { toDeal, toProfile, toRefund, toRequest } from '../serialize.ts';
-import { toContactReply, toContactRequest, toNotification, toUserFile } from '../serialize-messages.ts';
+import { toContactReply, toContactRequest, toNotification, toNotificationRead, toUserFile } from '../serialize-messages.ts';
 import { createSignedLinks } from '../signed-links.ts';
 import { toTrackingLink } from '../tracking/links.ts';
 
@@ -17,7 +17,7 @@ import { toTrackingLink } from '../tracking/links.ts';
  */
 export const SYNCED_FILE_KINDS = ['general'] as const;
 
-type Tag = 'u' | 'r' | 'd' | 'f' | 'n' | 'c' | 'm' | 'x' | 't';
+type Tag = 'u' | 'r' | 'd' | 'f' | 'n' | 'c' | 'm' | 'x' | 't' | 'k';
 
 // drizzle types and()/or() as possibly undefined (the result for no conditions at all); with two
 // conditions they are always SQL, written here as drizzle writes them.
@@ -59,6 +59,8 @@ export async function syncRoutes(app: FastifyInstance) {
         x: both(eq(files.userId, uid), inArray(files.kind, [...SYNCED_FILE_KINDS])),
         // Track Master links of the client's requests; a capture moves the link's seq (its counts).
         t: eq(trackingLinks.userId, uid),
+        // The user's notification read marker: one row, renumbered each time it moves.
+        k: eq(notificationReads.userId, uid),
       } satisfies Record<Tag, SQL>;
 
       const next = await nextChanges(app.db, uid, cursor, limit + 1);
@@ -136,6 +138,12 @@ export async function syncRoutes(app: FastifyInstance) {
             .where(and(owned.t, range(trackingLinks)))
             .orderBy(asc(trackingLinks.seq))
             .then((rows) => void (page.trackingLinks = rows.map(toTrackingLink))),
+        has.has('k') &&
+          app.db
+            .select()
+            .from(notificationReads)
+            .where(and(owned.k, range(notificationReads)))
+            .then((rows) => void (page.notificationReads = rows.map(toNotificationRead))),
       ]);
       return { data: page };
     },
@@ -167,6 +175,7 @@ async function nextChanges(db: Db, uid: string, cursor: string, n: number): Prom
       UNION ALL (SELECT 'm', seq FROM contact_replies WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
       UNION ALL (SELECT 'x', seq FROM files WHERE user_id = ${uid} AND kind IN (${kinds}) AND seq > ${c} ORDER BY seq LIMIT ${n})
       UNION ALL (SELECT 't', seq FROM tracking_links WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
+      UNION ALL (SELECT 'k', seq FROM notification_reads WHERE user_id = ${uid} AND seq > ${c})
     ) AS changes
     ORDER BY changes.seq
     LIMIT ${n}

@@ -6,7 +6,7 @@ import type { CommandKind, OutboxCommand } from './db.ts';
  * The outbox panel's Edit opens the form the user filled, from the feature that owns it. The panel cannot import
  * features, so the app gives it one editor per kind through this context (src/app/command-editors.tsx).
  */
-export interface CommandEditorProps<K extends CommandKind> {
+export interface CommandEditorProps<K extends EditableKind> {
   command: OutboxCommand;
   /** The command's body as stored, read with its kind's schema: the form opens prefilled with it. */
   body: CommandBodies[K];
@@ -15,7 +15,14 @@ export interface CommandEditorProps<K extends CommandKind> {
   onClose(): void;
 }
 
-export type CommandEditors = { [K in CommandKind]: ComponentType<CommandEditorProps<K>> };
+/** Kinds the user fills in a form. A read marker has nothing to edit: the panel offers it Retry and Discard only. */
+export type EditableKind = Exclude<CommandKind, 'notificationsRead'>;
+
+export function isEditableKind(kind: CommandKind): kind is EditableKind {
+  return kind !== 'notificationsRead';
+}
+
+export type CommandEditors = { [K in EditableKind]: ComponentType<CommandEditorProps<K>> };
 
 export const CommandEditorsContext = createContext<CommandEditors | null>(null);
 

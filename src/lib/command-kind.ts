@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { NotificationReadBody } from '../../domain/notification-reads.ts';
 import type { ContactBody, InitialFormBody, RefundBody, ReplyBody } from '../../domain/schemas.ts';
 import type { NoteBody } from '../../domain/staff.ts';
 import type { CommandKind, FormPayload, OutboxCommand, PortalDb } from './db.ts';
@@ -18,6 +19,7 @@ export interface CommandBodies {
   initialForm: z.infer<typeof InitialFormBody>;
   staffReply: ReplyBody;
   staffNote: NoteBody;
+  notificationsRead: NotificationReadBody;
 }
 
 /** What the sender needs of a kind: how to read the server's answer and put it in the replica. */

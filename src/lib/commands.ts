@@ -5,6 +5,7 @@ import { FraudType, RefundType } from '../../domain/enums.ts';
 import { toolSubmissionSchema } from '../../domain/tool-schemas.ts';
 import { type CommandKindDef, type CommandKinds, type PurchaseBody, StoredReply, threadIdOf } from './command-kind.ts';
 import type { LocalRequest, OutboxCommand, PortalDb } from './db.ts';
+import { notificationsRead } from './notification-reads.ts';
 import { queueCommand } from './outbox.ts';
 import { staffCommandKinds } from './staff-commands.ts';
 
@@ -210,7 +211,7 @@ const initialForm: CommandKindDef<z.infer<typeof InitialFormBody>> = {
 };
 
 /** Every kind of command, defined once: the sender, Discard and Edit all go through these. */
-export const commandKinds: CommandKinds = { purchase, refund, contact, contactReply, initialForm, ...staffCommandKinds };
+export const commandKinds: CommandKinds = { purchase, refund, contact, contactReply, initialForm, notificationsRead, ...staffCommandKinds };
 
 // ---- what the features call ----
 

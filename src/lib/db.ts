@@ -1,6 +1,7 @@
 import Dexie, { type Table } from 'dexie';
 import { FINAL_FILES_CACHE } from '../../domain/downloads.ts';
 import type { ClientFile, QueuePage, RequestFile } from '../../domain/staff.ts';
+import type { NotificationRead } from '../../domain/notification-reads.ts';
 import type { TrackingLink } from '../../domain/tracking.ts';
 import type {
   ContactReply,
@@ -31,7 +32,7 @@ export interface FormPayload {
 }
 
 /** Client commands, then the staff workspace's (a reply to a client, an internal note), which queue offline too. */
-export type ClientCommandKind = 'purchase' | 'refund' | 'contact' | 'contactReply' | 'initialForm';
+export type ClientCommandKind = 'purchase' | 'refund' | 'contact' | 'contactReply' | 'initialForm' | 'notificationsRead';
 export type StaffCommandKind = 'staffReply' | 'staffNote';
 export type CommandKind = ClientCommandKind | StaffCommandKind;
 export type CommandStatus = 'pending' | 'sending' | 'failed' | 'held';
@@ -56,7 +57,7 @@ export interface OutboxCommand {
    * The optimistic row this command wrote, replaced by the server's row once sent. Staff commands write
    * none: the page shows them from the outbox, and `id` is the client file they belong to.
    */
-  target: { table: 'requests' | 'refunds' | 'contactRequests' | 'contactReplies' | 'profile' | 'staffClients'; id: string };
+  target: { table: 'requests' | 'refunds' | 'contactRequests' | 'contactReplies' | 'profile' | 'staffClients' | 'notificationReads'; id: string };
   /**
    * What the optimistic write changed on a row that existed before it (the profile, for the initial
    * form): Discard puts these fields back, so it is a true undo. New rows need none: Discard deletes them.
@@ -93,6 +94,8 @@ export class PortalDb extends Dexie {
   contactReplies!: Table<LocalContactReply, string>;
   /** Track Master tracking links of the user's requests, with their visit counts. */
   trackingLinks!: Table<TrackingLink, string>;
+  /** The user's notification read marker (one row, keyed by uid): moved by the notificationsRead command and the sync. */
+  notificationReads!: Table<NotificationRead, string>;
   /** The staff member's replica (staff only): client and request files, queue pages, fed by GET /api/staff/sync. */
   staffClients!: Table<StaffCopy<ClientFile>, string>;
   staffRequests!: Table<StaffCopy<RequestFile>, string>;
@@ -122,12 +125,16 @@ export class PortalDb extends Dexie {
     // Support threads' replies; the staff workspace's offline copies (keyed by uid, request id, "tab|search").
     this.version(3).stores({ contactReplies: 'id, threadId, createdAt', staffClients: 'key', staffRequests: 'key', staffQueue: 'key' });
     this.version(4).stores({ trackingLinks: 'id, productRequestId' });
+    this.version(5).stores({ notificationReads: 'userId' });
   }
 }
 
-/** Every table a command's optimistic write or confirmation touches: one list, so no transaction misses one. */
+/**
+ * Every table a command's optimistic write or confirmation touches: one list, so no transaction misses one.
+ * Notifications are only read (the marker takes the shown notification's time).
+ */
 export function commandTables(db: PortalDb) {
-  return [db.outbox, db.requests, db.refunds, db.contactRequests, db.contactReplies, db.profile, db.staffClients, db.staffRequests];
+  return [db.outbox, db.requests, db.refunds, db.contactRequests, db.contactReplies, db.profile, db.staffClients, db.staffRequests, db.notificationReads, db.notifications];
 }
 
 export function dbName(uid: string): string {

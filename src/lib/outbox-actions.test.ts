@@ -4,6 +4,7 @@ import { findTool } from '../../domain/tools.ts';
 import type { CommandBodies } from './command-kind.ts';
 import { commandKinds, queueContact, queueContactReply, queueInitialForm, queuePurchase, queueRefund } from './commands.ts';
 import { type CommandKind, type OutboxCommand, PortalDb } from './db.ts';
+import { markNotificationsRead } from './notification-reads.ts';
 import { InvalidEditError, discardCommand, editCommand, readCommandBody } from './outbox-actions.ts';
 import { queueStaffNote, queueStaffReply, readStaffCommand } from './staff-commands.ts';
 
@@ -33,6 +34,10 @@ const staffCopy =
     const write = (await db.outbox.toArray()).map(readStaffCommand).find((w) => w?.kind === kind && w.command.target.id === 'c1');
     return write ? (write.kind === 'staffReply' ? write.message : write.body) : undefined;
   };
+
+/** Two notifications in the replica: the read marker takes the time of the one named. */
+const seen = { id: '6d1f2c1e-3c59-4d39-9d7a-0c2b8f1e9a01', message: 'Older', createdAt: '2026-01-02T10:00:00.000Z', userId: null };
+const newer = { id: '6d1f2c1e-3c59-4d39-9d7a-0c2b8f1e9a02', message: 'Newer', createdAt: '2026-01-03T10:00:00.000Z', userId: null };
 
 const cases: { [K in CommandKind]: KindCase<K> } = {
   purchase: {
@@ -72,6 +77,16 @@ const cases: { [K in CommandKind]: KindCase<K> } = {
     bad: (body) => ({ initialForm: { ...body.initialForm, moneyLost: -5 } }),
     good: (body) => ({ initialForm: { ...body.initialForm, fraudUrl: 'https://fixed.example' } }),
     shownAfterEdit: 'https://fixed.example',
+  },
+  notificationsRead: {
+    queue: async (db) => {
+      await db.notifications.bulkPut([seen, newer]);
+      return (await markNotificationsRead(db, seen))!;
+    },
+    shown: async (db) => (await db.notificationReads.get(db.uid))?.readUpTo,
+    bad: () => ({ notificationId: 'not-an-id' }),
+    good: () => ({ notificationId: newer.id }),
+    shownAfterEdit: newer.createdAt,
   },
   staffReply: {
     queue: (db) => queueStaffReply(db, 'c1', 't1', 'Subject', 'Reply'),

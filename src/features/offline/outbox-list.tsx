@@ -3,8 +3,8 @@ import { type ComponentType, useState } from 'react';
 import { formatDate } from '../../../domain/format.ts';
 import { texts } from '../../../domain/texts.ts';
 import type { CommandBodies } from '../../lib/command-kind.ts';
-import { type CommandEditorProps, type CommandEditors, useCommandEditors } from '../../lib/command-editors.ts';
-import type { CommandKind, OutboxCommand, PortalDb } from '../../lib/db.ts';
+import { type CommandEditorProps, type CommandEditors, type EditableKind, isEditableKind, useCommandEditors } from '../../lib/command-editors.ts';
+import type { OutboxCommand, PortalDb } from '../../lib/db.ts';
 import { discardCommand, editCommand, readCommandBody, retryCommand } from '../../lib/outbox-actions.ts';
 import { outboxErrorLine } from '../../lib/outbox-words.ts';
 import { useOnline } from '../../lib/pwa.ts';
@@ -34,7 +34,8 @@ function OutboxItem({ db, command }: { db: PortalDb; command: OutboxCommand }) {
   const editors = useCommandEditors();
   const seq = command.seq!;
   // Only a failed command is edited (the server said why), and only one whose body this app can read back.
-  const editable = command.status === 'failed' && editors !== null && readCommandBody(command) !== null;
+  const kind = command.kind;
+  const editable = command.status === 'failed' && editors !== null && isEditableKind(kind) && readCommandBody(command) !== null;
   const online = useOnline();
   const errorLine = outboxErrorLine(command, online);
   return (
@@ -68,13 +69,13 @@ function OutboxItem({ db, command }: { db: PortalDb; command: OutboxCommand }) {
           </Button>
         )}
       </HStack>
-      {editing && editors && <Editor db={db} editors={editors} command={command} kind={command.kind} onClose={() => setEditing(false)} />}
+      {editing && editors && isEditableKind(kind) && <Editor db={db} editors={editors} command={command} kind={kind} onClose={() => setEditing(false)} />}
     </Stack>
   );
 }
 
 /** The feature's own form for this kind, prefilled with the command's body; saving replaces the command. */
-function Editor<K extends CommandKind>({ db, editors, command, kind, onClose }: { db: PortalDb; editors: CommandEditors; command: OutboxCommand; kind: K; onClose(): void }) {
+function Editor<K extends EditableKind>({ db, editors, command, kind, onClose }: { db: PortalDb; editors: CommandEditors; command: OutboxCommand; kind: K; onClose(): void }) {
   const body = readCommandBody({ ...command, kind });
   if (!body) return null;
   const Form: ComponentType<CommandEditorProps<K>> = editors[kind];

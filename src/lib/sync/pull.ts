@@ -3,6 +3,7 @@ import type { Profile } from '../../../domain/schemas.ts';
 import { LooseSyncPage, type RejectedSyncRow, type SyncPage, readSyncPage } from '../../../domain/sync.ts';
 import { apiGet } from '../api.ts';
 import type { PortalDb } from '../db.ts';
+import { putReadMarker } from '../notification-reads.ts';
 
 const CURSOR_KEY = 'syncCursor';
 /** The sync's health, kept in the replica so the offline indicator can show it (see health.ts). */
@@ -48,7 +49,7 @@ function readPage(raw: unknown): ReturnType<typeof readSyncPage> {
 }
 
 export async function applyPage(db: PortalDb, page: SyncPage, rejected: RejectedSyncRow[] = []): Promise<void> {
-  const tables = [db.profile, db.requests, db.deals, db.refunds, db.notifications, db.contactRequests, db.contactReplies, db.files, db.trackingLinks, db.meta, db.outbox];
+  const tables = [db.profile, db.requests, db.deals, db.refunds, db.notifications, db.contactRequests, db.contactReplies, db.files, db.trackingLinks, db.notificationReads, db.meta, db.outbox];
   await db.transaction('rw', tables, async () => {
     if (page.profile) await db.profile.put(await keepUnsentInitialForm(db, page.profile));
     if (page.requests.length) await db.requests.bulkPut(page.requests);
@@ -59,6 +60,7 @@ export async function applyPage(db: PortalDb, page: SyncPage, rejected: Rejected
     if (page.contactReplies.length) await db.contactReplies.bulkPut(page.contactReplies);
     if (page.files.length) await db.files.bulkPut(page.files);
     if (page.trackingLinks.length) await db.trackingLinks.bulkPut(page.trackingLinks);
+    for (const marker of page.notificationReads) await putReadMarker(db, marker);
     await retireConfirmedCommands(db, [...page.requests, ...page.refunds, ...page.contactRequests, ...page.contactReplies]);
     if (rejected.length) await setAside(db, rejected);
     await db.meta.put({ key: CURSOR_KEY, value: page.cursor });
@@ -132,6 +134,7 @@ function pageSize(page: SyncPage): number {
     page.contactRequests.length +
     page.contactReplies.length +
     page.files.length +
-    page.trackingLinks.length
+    page.trackingLinks.length +
+    page.notificationReads.length
   );
 }

@@ -1,18 +1,20 @@
 import { Text } from '@chakra-ui/react';
 import { BellOff } from 'lucide-react';
-import { formatDate } from '../../../../domain/format.ts';
 import { texts } from '../../../../domain/texts.ts';
 import { ListCard } from '../../../components/list-card.tsx';
 import { ContactSupportLink } from '../shared/contact-support-link.tsx';
-import { useNotifications } from './use-notifications.ts';
+import { NotificationDate } from './notification-date.tsx';
+import { useNotifications, useShownAsRead } from './use-notifications.ts';
 import { iconSize } from '../../../components/theme-tokens.ts';
 
-/** Every notification the user has, newest first, straight from the replica. */
+/** Every notification the user has, newest first, straight from the replica; opening the page marks them read. */
 export function NotificationsPage() {
+  const items = useNotifications();
+  const isNew = useShownAsRead(items);
   return (
     <ListCard
       title="Notifications"
-      items={useNotifications()}
+      items={items}
       loadingLabel="Loading notifications"
       itemTestId="notification-row"
       empty={{
@@ -25,9 +27,7 @@ export function NotificationsPage() {
           <Text fontWeight="medium" wordBreak="break-word" whiteSpace="pre-wrap">
             {item.message}
           </Text>
-          <Text fontSize="xs" color="fg.muted" mt="1">
-            {formatDate(item.createdAt)}
-          </Text>
+          <NotificationDate item={item} isNew={isNew(item)} />
         </>
       )}
     />

@@ -17,10 +17,10 @@ function make(n: number): NotificationItem[] {
   }));
 }
 
-function renderBody(items: NotificationItem[] | undefined, onSeeAll = vi.fn()) {
+function renderBody(items: NotificationItem[] | undefined, onSeeAll = vi.fn(), isNew?: (item: NotificationItem) => boolean) {
   render(
     <ChakraProvider value={system}>
-      <PopupBody items={items} onSeeAll={onSeeAll} />
+      <PopupBody items={items} onSeeAll={onSeeAll} isNew={isNew} />
     </ChakraProvider>,
   );
   return onSeeAll;
@@ -60,5 +60,16 @@ describe('notifications popup body', () => {
     expect(screen.queryByText('Message 5')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'See all notifications' }));
     expect(onSeeAll).toHaveBeenCalledOnce();
+  });
+
+  it('labels New only the items that were unread when it opened, and keeps the total in the heading', () => {
+    const items = make(3);
+    renderBody(items, vi.fn(), (item) => item.id === 'n0');
+    expect(screen.getByLabelText('3 notifications').textContent).toBe('3');
+    const rows = screen.getAllByTestId('notification-item');
+    expect(rows.map((row) => row.querySelector('[data-testid="notification-new"]') !== null)).toEqual([true, false, false]);
+    cleanup();
+    renderBody(items);
+    expect(screen.queryAllByTestId('notification-new')).toHaveLength(0);
   });
 });

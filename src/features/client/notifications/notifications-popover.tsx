@@ -3,17 +3,20 @@ import { Badge, Box, Button, Center, Float, Heading, HStack, IconButton, Popover
 import { useNavigate } from '@tanstack/react-router';
 import { Bell } from 'lucide-react';
 import type { NotificationItem } from '../../../../domain/schemas.ts';
-import { formatDate } from '../../../../domain/format.ts';
 import { texts } from '../../../../domain/texts.ts';
-import { popupItemCount, seeAllThreshold, useNotifications } from './use-notifications.ts';
+import { NotificationDate } from './notification-date.tsx';
+import { popupItemCount, seeAllThreshold, useNotifications, useShownAsRead, useUnreadCount } from './use-notifications.ts';
 import { iconSize } from '../../../components/theme-tokens.ts';
 
-/** The toolbar bell; the list lives in Dexie, which the sync feed refreshes on every poke. */
+/**
+ * The toolbar bell; the list lives in Dexie, which the sync feed refreshes on every poke. The badge counts the
+ * unread ones; opening the popup marks what it shows as read (docs/decisions/014-notification-read-state.md).
+ */
 export function NotificationsPopover() {
   const items = useNotifications();
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
-  const count = items?.length ?? 0;
+  const count = useUnreadCount(items) ?? 0;
 
   return (
     <Popover.Root open={open} onOpenChange={(e) => setOpen(e.open)} positioning={{ placement: 'bottom-end' }} lazyMount unmountOnExit>
@@ -22,7 +25,7 @@ export function NotificationsPopover() {
           <Bell size={iconSize} />
           {count > 0 && (
             <Float placement="top-end" offset="2">
-              <Badge data-testid="notifications-badge" colorPalette="brand" variant="solid" borderRadius="full" size="xs" minWidth="4" justifyContent="center">
+              <Badge data-testid="notifications-badge" title={`${count} unread`} colorPalette="brand" variant="solid" borderRadius="full" size="xs" minWidth="4" justifyContent="center">
                 {count > 99 ? '99+' : count}
               </Badge>
             </Float>
@@ -34,7 +37,7 @@ export function NotificationsPopover() {
           {/* 360px per spec, but never wider than a phone screen minus a margin. */}
           <Popover.Content width="360px" maxWidth="calc(100vw - 16px)" data-testid="notifications-popup">
             <Popover.Body p="4">
-              <PopupBody
+              <OpenPopup
                 items={items}
                 onSeeAll={() => {
                   setOpen(false);
@@ -49,7 +52,13 @@ export function NotificationsPopover() {
   );
 }
 
-export function PopupBody({ items, onSeeAll }: { items: NotificationItem[] | undefined; onSeeAll(): void }) {
+/** Mounted while the popup is open (lazyMount, unmountOnExit): what it shows is marked read as it opens. */
+function OpenPopup({ items, onSeeAll }: { items: NotificationItem[] | undefined; onSeeAll(): void }) {
+  const isNew = useShownAsRead(items);
+  return <PopupBody items={items} onSeeAll={onSeeAll} isNew={isNew} />;
+}
+
+export function PopupBody({ items, onSeeAll, isNew = () => false }: { items: NotificationItem[] | undefined; onSeeAll(): void; isNew?(item: NotificationItem): boolean }) {
   if (items === undefined) {
     return (
       <Center py="6">
@@ -80,9 +89,7 @@ export function PopupBody({ items, onSeeAll }: { items: NotificationItem[] | und
             <Text fontWeight="medium" wordBreak="break-word" lineClamp={3}>
               {item.message}
             </Text>
-            <Text fontSize="xs" color="fg.muted" mt="0.5">
-              {formatDate(item.createdAt)}
-            </Text>
+            <NotificationDate item={item} isNew={isNew(item)} />
           </Box>
         ))}
       </Stack>
