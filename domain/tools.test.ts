@@ -26,7 +26,9 @@ describe('requestRef', () => {
 
 describe('requestSummary', () => {
   it.each([
-    ['TRACK_MASTER', { TRACK_MASTER_fraudUrl: 'https://shop-example.test', TRACK_MASTER_notes: 'x' }, 'Fraud URL: https://shop-example.test'],
+    ['TRACK_MASTER', { TRACK_MASTER_fraudUrl: 'https://www.shop-example.test/', TRACK_MASTER_notes: 'x' }, 'Fraud URL: shop-example.test'],
+    ['TRACK_MASTER', { TRACK_MASTER_fraudUrl: 'http://shop-example.test/offer?id=1' }, 'Fraud URL: shop-example.test/offer?id=1'],
+    ['TRACK_MASTER', { TRACK_MASTER_fraudUrl: 'instagram: @quick.coins' }, 'Fraud URL: instagram: @quick.coins'],
     ['WEB_INTELLIGENCE', { WEB_INTELLIGENCE_websiteName: ' Quick Coins ', WEB_INTELLIGENCE_amountLost: 10 }, 'Website: Quick Coins'],
     ['BLOCKCHAIN_ANALYSIS', { BLOCKCHAIN_ANALYSIS_cryptoAmount: 0.5, BLOCKCHAIN_ANALYSIS_cryptoNetwork: 'ETH' }, 'Amount: 0.5 ETH'],
     ['BLOCKCHAIN_ANALYSIS', { BLOCKCHAIN_ANALYSIS_cryptoNetwork: 'BTC' }, 'Amount: BTC'],

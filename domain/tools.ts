@@ -257,6 +257,11 @@ export function requestRef(request: { productRequestType: string; refNo?: number
   return `${prefix}-${String(request.refNo).padStart(REF_DIGITS, '0')}`;
 }
 
+/** "https://www.quick-coins.example/" → "quick-coins.example": on a phone row the scheme would take the whole line. */
+function shortAddress(value: string): string {
+  return value.replace(/^https?:\/\/(www\.)?/i, '').replace(/\/$/, '');
+}
+
 /**
  * The request's key detail for a list row: "Amount lost: $1,200.00", "Website: shop-example", "Amount: 0.5 ETH".
  * Null when the tool is unknown or the answers are empty (an optimistic row before its details arrive).
@@ -268,7 +273,7 @@ export function requestSummary(request: { productRequestType: string; requestDet
   const parts = fields
     .map((field) => request.requestDetails[detailKey(tool, field)])
     .filter((value): value is string | number => (typeof value === 'string' && value.trim() !== '') || (typeof value === 'number' && Number.isFinite(value)))
-    .map((value) => (money && typeof value === 'number' ? formatMoney(value) : String(value).trim()));
+    .map((value) => (money && typeof value === 'number' ? formatMoney(value) : shortAddress(String(value).trim())));
   return parts.length === 0 ? null : `${label}: ${parts.join(' ')}`;
 }
 

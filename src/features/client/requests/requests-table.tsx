@@ -140,7 +140,7 @@ function RequestName({ request, tool, detailed }: { request: LocalRequest; tool:
           )}
         </HStack>
         {summary && (
-          <Text fontSize="sm" lineHeight="short" mt="1" lineClamp={1} wordBreak="break-all" data-testid="request-summary">
+          <Text fontSize="sm" lineHeight="short" mt="1" lineClamp={3} overflowWrap="anywhere" data-testid="request-summary">
             {summary}
           </Text>
         )}
