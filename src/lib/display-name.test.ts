@@ -12,6 +12,10 @@ describe('greetingName', () => {
     expect(greetingName({ email: 'MARIA_LOPEZ@example.com' })).toBe('Maria Lopez');
     expect(greetingName(null)).toBe('');
   });
+
+  it('treats an email stored as the first name (from the initial form) as no name', () => {
+    expect(greetingName({ firstName: 'jane.doe-82@example.com', lastName: null, email: 'jane.doe-82@example.com' })).toBe('Jane Doe');
+  });
 });
 
 describe('nameFromEmail', () => {

@@ -6,7 +6,9 @@
 export function greetingName(profile: { firstName?: string | null; lastName?: string | null; email: string } | null | undefined): string {
   if (!profile) return '';
   const full = [profile.firstName, profile.lastName].filter(Boolean).join(' ').trim();
-  return full || nameFromEmail(profile.email);
+  // The initial form sends the display name, which was the email for a user without a name, and the server
+  // keeps it as the first name: an address is not a name to greet by.
+  return full && !full.includes('@') ? full : nameFromEmail(profile.email);
 }
 
 /** Letters-only words of the local part, each capitalised; at most three. The whole email when it has none. */

@@ -1,7 +1,5 @@
-import { Box, HStack, IconButton, Text } from '@chakra-ui/react';
-import { Link } from '@tanstack/react-router';
-import { Settings } from 'lucide-react';
-import { iconSize } from '../../components/theme-tokens.ts';
+import { Box, HStack, Text } from '@chakra-ui/react';
+import { SettingsLink } from '../../components/settings-link.tsx';
 
 export interface UserCardProps {
   displayName: string;
@@ -26,11 +24,7 @@ export function UserCard({ displayName }: UserCardProps) {
           {displayName}
         </Text>
       </Box>
-      <IconButton aria-label="Settings" variant="ghost" color="portal.nav" borderRadius="full" asChild>
-        <Link to="/settings">
-          <Settings size={iconSize} />
-        </Link>
-      </IconButton>
+      <SettingsLink />
     </HStack>
   );
 }

@@ -1,8 +1,6 @@
-import { Box, Card, HStack, IconButton, Stack, Text } from '@chakra-ui/react';
-import { Link } from '@tanstack/react-router';
-import { Settings } from 'lucide-react';
+import { Box, Card, HStack, Stack, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
-import { iconSize } from '../../../components/theme-tokens.ts';
+import { SettingsLink } from '../../../components/settings-link.tsx';
 import { greetingName } from '../../../lib/display-name.ts';
 import { useProfile } from '../../../lib/replica.ts';
 import { GatingBanners } from './gating-banners.tsx';
@@ -36,11 +34,7 @@ export function DashboardPage({ tools, requests }: DashboardPageProps) {
                   Order a tool, follow your requests and settle their payments from here.
                 </Text>
               </Box>
-              <IconButton aria-label="Settings" variant="ghost" color="portal.nav" borderRadius="full" asChild>
-                <Link to="/settings">
-                  <Settings size={iconSize} />
-                </Link>
-              </IconButton>
+              <SettingsLink />
             </HStack>
           </Card.Body>
         </Card.Root>

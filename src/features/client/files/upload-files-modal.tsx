@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
-import { Box, Button, Field, HStack, Input, Progress, Stack, Text } from '@chakra-ui/react';
-import { CircleAlert, CircleCheck } from 'lucide-react';
+import { Box, Button, FileUpload, HStack, Progress, Stack, Text } from '@chakra-ui/react';
+import { CircleAlert, CircleCheck, Upload } from 'lucide-react';
 import { texts } from '../../../../domain/texts.ts';
 import { Popup } from '../../../components/popup.tsx';
 import { useSyncEngine } from '../../../lib/sync/use-sync-engine.ts';
@@ -10,6 +10,9 @@ import { useOnlineAction } from '../../../lib/use-online-action.ts';
 import { type UploadOutcome, formatSize, uploadFile } from './upload-file.ts';
 
 type EntryStatus = 'ready' | 'uploading' | 'done' | 'error';
+
+/** Enough for a batch of screenshots and statements; the zone refuses more at once. */
+const maxFiles = 20;
 
 /** Spec: the answer's code SUCCESS shows its message; failures show the server's own text, each once. */
 function report(outcomes: UploadOutcome[]): void {
@@ -36,7 +39,8 @@ export function UploadFilesModal({ open, onClose }: { open: boolean; onClose(): 
   const [entries, setEntries] = useState<Entry[]>([]);
   const { running: busy, run } = useOnlineAction();
   const abortRef = useRef<AbortController | null>(null);
-  const inputRef = useRef<HTMLInputElement | null>(null);
+  // Remounting the drop zone empties its file list once the chosen files are sent.
+  const [pickerKey, setPickerKey] = useState(0);
 
   const patch = (key: string, change: Partial<Entry>) =>
     setEntries((list) => list.map((e) => (e.key === key ? { ...e, ...change } : e)));
@@ -48,8 +52,7 @@ export function UploadFilesModal({ open, onClose }: { open: boolean; onClose(): 
     onClose();
   }
 
-  function choose(list: FileList | null) {
-    const files = Array.from(list ?? []);
+  function choose(files: File[]) {
     setEntries(files.map((file, i) => ({ key: `${Date.now()}-${i}-${file.name}`, file, progress: 0, status: 'ready' })));
   }
 
@@ -79,7 +82,7 @@ export function UploadFilesModal({ open, onClose }: { open: boolean; onClose(): 
     abortRef.current = null;
     report(done.value);
     if (done.value.some((o) => o.ok)) void engine.requestPull();
-    if (inputRef.current) inputRef.current.value = '';
+    setPickerKey((k) => k + 1);
   }
 
   const pending = entries.some((e) => e.status === 'ready' || e.status === 'error');
@@ -101,10 +104,31 @@ export function UploadFilesModal({ open, onClose }: { open: boolean; onClose(): 
       }
     >
       <Stack gap="4">
-        <Field.Root disabled={busy}>
-          <Field.Label>Files</Field.Label>
-          <Input ref={inputRef} type="file" multiple p="1.5" onChange={(e) => choose(e.target.files)} />
-        </Field.Root>
+        {/* A drop zone rather than the browser's grey "Choose Files": the whole zone is one button (Enter or Space opens the picker) and takes dropped files. */}
+        <FileUpload.Root
+          key={pickerKey}
+          maxFiles={maxFiles}
+          disabled={busy}
+          alignItems="stretch"
+          translations={{ dropzone: 'Choose from this device, or drop here' }}
+          onFileChange={(details) => choose(details.acceptedFiles)}
+        >
+          <FileUpload.HiddenInput />
+          <FileUpload.Label>Files</FileUpload.Label>
+          <FileUpload.Dropzone width="100%" minHeight="36" borderColor="portal.border" bg="portal.background" cursor="pointer">
+            <Box color="brand.fg" aria-hidden="true">
+              <Upload size={22} />
+            </Box>
+            <FileUpload.DropzoneContent>
+              <Text fontWeight="medium">Drop your files here</Text>
+              <Text color="fg.muted">or</Text>
+            </FileUpload.DropzoneContent>
+            {/* Looks like a button; the zone itself is the control, so no second focus stop inside it. */}
+            <Box as="span" px="4" py="1.5" borderRadius="l2" bg="brand.solid" color="brand.contrast" fontWeight="semibold" fontSize="sm">
+              Choose files
+            </Box>
+          </FileUpload.Dropzone>
+        </FileUpload.Root>
         {entries.length > 0 && (
           <Stack as="ul" gap="3" listStyleType="none" m="0" p="0" aria-label="Chosen files">
             {entries.map((entry) => (

@@ -66,8 +66,8 @@ function ProfileTab() {
       ) : (
         <ReadOnlyField
           label="Full Name"
-          value={first || last || greetingName(profile)}
-          hint={first || last ? undefined : 'Taken from your email address until our team adds your name.'}
+          value={greetingName(profile)}
+          hint={greetingName(profile) === [first, last].filter(Boolean).join(' ') ? undefined : 'Taken from your email address until our team adds your name.'}
         />
       )}
       <ReadOnlyField label="Email" value={profile.email} />
