@@ -5,9 +5,9 @@ import { createDoubleEscape, leaveQuickly } from '../../lib/quick-exit.ts';
 
 /**
  * "Leave quickly", on every screen (the root route renders it): a calm pill, above dialogs and drawers so it
- * stays reachable, and Escape pressed twice. On wide screens it sits at the bottom left, over the sidebar's
- * empty foot, clear of the pages' right-hand buttons; on phones at the bottom right, with room left under
- * the page so the footer's last line scrolls clear of it. See lib/quick-exit.ts for what it can and cannot
+ * stays reachable, and Escape pressed twice. Bottom left: on wide screens over the sidebar's empty foot, and
+ * everywhere clear of the right-hand buttons of pages and of dialog footers (Cancel / Submit); on phones with
+ * room left under the page so the footer's last line scrolls clear of it. See lib/quick-exit.ts for what it can and cannot
  * take out of the tab's history.
  */
 export function QuickExitButton() {
@@ -25,8 +25,7 @@ export function QuickExitButton() {
         position="fixed"
         zIndex="max"
         bottom="calc(12px + env(safe-area-inset-bottom, 0px))"
-        right={{ base: 'calc(12px + env(safe-area-inset-right, 0px))', md: 'auto' }}
-        left={{ base: 'auto', md: 'calc(16px + env(safe-area-inset-left, 0px))' }}
+        left={{ base: 'calc(12px + env(safe-area-inset-left, 0px))', md: 'calc(16px + env(safe-area-inset-left, 0px))' }}
         size="sm"
         variant="outline"
         bg="portal.white"
