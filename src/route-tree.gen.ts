@@ -16,6 +16,7 @@ import { Route as LoginRouteImport } from './routes/login'
 import { Route as AuthIndexRouteImport } from './routes/_auth/index'
 import { Route as AuthAdminRouteImport } from './routes/_auth/_admin'
 import { Route as AuthStaffRouteImport } from './routes/_auth/_staff'
+import { Route as AuthCaseFileRouteImport } from './routes/_auth/case-file'
 import { Route as AuthContactRequestsRouteImport } from './routes/_auth/contact-requests'
 import { Route as AuthContactUsRouteImport } from './routes/_auth/contact-us'
 import { Route as AuthFilesRouteImport } from './routes/_auth/files'
@@ -60,6 +61,11 @@ const AuthAdminRoute = AuthAdminRouteImport.update({
 } as any)
 const AuthStaffRoute = AuthStaffRouteImport.update({
   id: '/_staff',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AuthCaseFileRoute = AuthCaseFileRouteImport.update({
+  id: '/case-file',
+  path: '/case-file',
   getParentRoute: () => AuthRoute,
 } as any)
 const AuthContactRequestsRoute = AuthContactRequestsRouteImport.update({
@@ -136,6 +142,7 @@ export interface FileRoutesByFullPath {
   '/initial-password': typeof InitialPasswordRoute
   '/loading': typeof LoadingRoute
   '/login': typeof LoginRoute
+  '/case-file': typeof AuthCaseFileRoute
   '/contact-requests': typeof AuthContactRequestsRoute
   '/contact-us': typeof AuthContactUsRoute
   '/files': typeof AuthFilesRoute
@@ -155,6 +162,7 @@ export interface FileRoutesByTo {
   '/loading': typeof LoadingRoute
   '/login': typeof LoginRoute
   '/': typeof AuthIndexRoute
+  '/case-file': typeof AuthCaseFileRoute
   '/contact-requests': typeof AuthContactRequestsRoute
   '/contact-us': typeof AuthContactUsRoute
   '/files': typeof AuthFilesRoute
@@ -177,6 +185,7 @@ export interface FileRoutesById {
   '/login': typeof LoginRoute
   '/_auth/_admin': typeof AuthAdminRouteWithChildren
   '/_auth/_staff': typeof AuthStaffRouteWithChildren
+  '/_auth/case-file': typeof AuthCaseFileRoute
   '/_auth/contact-requests': typeof AuthContactRequestsRoute
   '/_auth/contact-us': typeof AuthContactUsRoute
   '/_auth/files': typeof AuthFilesRoute
@@ -199,6 +208,7 @@ export interface FileRouteTypes {
     | '/initial-password'
     | '/loading'
     | '/login'
+    | '/case-file'
     | '/contact-requests'
     | '/contact-us'
     | '/files'
@@ -218,6 +228,7 @@ export interface FileRouteTypes {
     | '/loading'
     | '/login'
     | '/'
+    | '/case-file'
     | '/contact-requests'
     | '/contact-us'
     | '/files'
@@ -239,6 +250,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/_auth/_admin'
     | '/_auth/_staff'
+    | '/_auth/case-file'
     | '/_auth/contact-requests'
     | '/_auth/contact-us'
     | '/_auth/files'
@@ -311,6 +323,13 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof AuthStaffRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/_auth/case-file': {
+      id: '/_auth/case-file'
+      path: '/case-file'
+      fullPath: '/case-file'
+      preLoaderRoute: typeof AuthCaseFileRouteImport
       parentRoute: typeof AuthRoute
     }
     '/_auth/contact-requests': {
@@ -442,6 +461,7 @@ const AuthStaffRouteWithChildren = AuthStaffRoute._addFileChildren(
 interface AuthRouteChildren {
   AuthAdminRoute: typeof AuthAdminRouteWithChildren
   AuthStaffRoute: typeof AuthStaffRouteWithChildren
+  AuthCaseFileRoute: typeof AuthCaseFileRoute
   AuthContactRequestsRoute: typeof AuthContactRequestsRoute
   AuthContactUsRoute: typeof AuthContactUsRoute
   AuthFilesRoute: typeof AuthFilesRoute
@@ -455,6 +475,7 @@ interface AuthRouteChildren {
 const AuthRouteChildren: AuthRouteChildren = {
   AuthAdminRoute: AuthAdminRouteWithChildren,
   AuthStaffRoute: AuthStaffRouteWithChildren,
+  AuthCaseFileRoute: AuthCaseFileRoute,
   AuthContactRequestsRoute: AuthContactRequestsRoute,
   AuthContactUsRoute: AuthContactUsRoute,
   AuthFilesRoute: AuthFilesRoute,

@@ -1,5 +1,5 @@
 import type { ToOptions } from '@tanstack/react-router';
-import { Bell, BellPlus, FolderOpen, Headset, LayoutDashboard, ListTodo, UserPlus, UsersRound, type LucideIcon } from 'lucide-react';
+import { Bell, BellPlus, FileText, FolderOpen, Headset, LayoutDashboard, ListTodo, UserPlus, UsersRound, type LucideIcon } from 'lucide-react';
 import { tools } from '../../../domain/tools.ts';
 import { toolIcons } from '../../components/tool-icon.tsx';
 
@@ -31,7 +31,13 @@ export function navSections(isAdmin: boolean, isStaff = false): NavSection[] {
       title: 'Tools',
       items: tools.map((tool) => ({ label: tool.header, link: { to: '/tool/$toolname', params: { toolname: tool.id } }, icon: toolIcons[tool.icon] })),
     },
-    { title: 'Help', items: [{ label: 'Contact Support', link: { to: '/contact-us' }, icon: Headset }] },
+    {
+      title: 'Help',
+      items: [
+        { label: 'Contact Support', link: { to: '/contact-us' }, icon: Headset },
+        { label: 'Case file', link: { to: '/case-file' }, icon: FileText },
+      ],
+    },
   ];
   // Admins are staff too. Only the workspace's people see it; the server refuses everyone else anyway.
   if (isStaff || isAdmin) {
