@@ -1,13 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityStatuses, refundTypes, requestStatuses } from '../../domain/enums.ts';
@@ -15,6 +6,7 @@ import { toolNamesBackend } from '../../domain/tools.ts';
 import { backends, createTestApp, freshPostgresUrl, postgresSkipReason, type TestApp } from '../test-helper.ts';
 import { openDatabase, type Database } from './client.ts';
 import { deals, productRequests, refunds, userPresence, users } from './schema.ts';
+import { databaseBefore } from './stepwise-migrations.ts';
 
 /**
  * What the database itself guarantees (migrations/0007): closed lists on status and tool columns, so a
@@ -25,7 +17,6 @@ import { deals, productRequests, refunds, userPresence, users } from './schema.t
 const skip = postgresSkipReason();
 if (skip) console.warn(`[constraints.test] PostgreSQL run skipped: ${skip}`);
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 const open = async (kind: 'pglite' | 'postgres') => (kind === 'pglite' ? openDatabase({}) : openDatabase({ url: await freshPostgresUrl() }));
 
 /** The PostgreSQL error behind a refused write: drizzle wraps the driver's error in `cause`. */
@@ -229,45 +220,30 @@ describe.skipIf(!!skip)('updated_at follows the order of the writes on PostgreSQ
 describe.each(backends())('presence migration (%s)', (kind) => {
   // The database as 0006 left it, with presence still in users; then 0007 runs on it.
   it('copies each reported status into user_presence and drops the users columns', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'migrations-'));
-    cpSync(migrationsFolder, dir, { recursive: true });
-    const journalPath = path.join(dir, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
-    const upTo0006 = { ...journal, entries: journal.entries.filter((e) => e.tag < '0007') };
-    const pglite = kind === 'pglite' ? new PGlite() : null;
-    const pool = kind === 'postgres' ? new pg.Pool({ connectionString: await freshPostgresUrl() }) : null;
-    const db = pglite ? drizzlePglite(pglite) : drizzlePg(pool as pg.Pool);
-    const migrate = (folder: string) => (pglite ? migratePglite(db as never, { migrationsFolder: folder }) : migratePg(db as never, { migrationsFolder: folder }));
+    const db = await databaseBefore('0007', kind === 'postgres' ? await freshPostgresUrl() : null);
     try {
-      writeFileSync(journalPath, JSON.stringify(upTo0006));
-      await migrate(dir);
-      await db.execute(sql`
+      await db.query(sql`
         INSERT INTO users (uid, email, activity_status, last_seen_at) VALUES
           ('on', 'on@x.example', 'ACTIVE', '2026-01-02T03:04:05Z'),
           ('off', 'off@x.example', 'IN_ACTIVE', '2026-01-03T00:00:00Z'),
           ('odd', 'odd@x.example', 'away', NULL),
           ('never', 'never@x.example', 'IN_ACTIVE', NULL)`);
-      const seqBefore = await db.execute(sql`SELECT uid, seq FROM users ORDER BY uid`);
-      writeFileSync(journalPath, JSON.stringify(journal));
-      await migrate(dir);
+      const seqBefore = await db.query(sql`SELECT uid, seq FROM users ORDER BY uid`);
+      await db.migrateRest();
 
-      const rows = (await db.execute(sql`SELECT uid, status, last_seen_at::text AS seen FROM user_presence ORDER BY uid`)) as unknown as { rows: { uid: string; status: string; seen: string }[] };
-      expect(rows.rows.map(({ uid, status }) => ({ uid, status }))).toEqual([
+      const rows = await db.query<{ uid: string; status: string; seen: string }>(sql`SELECT uid, status, last_seen_at::text AS seen FROM user_presence ORDER BY uid`);
+      expect(rows.map(({ uid, status }) => ({ uid, status }))).toEqual([
         { uid: 'odd', status: 'IN_ACTIVE' },
         { uid: 'off', status: 'IN_ACTIVE' },
         { uid: 'on', status: 'ACTIVE' },
       ]);
-      expect(new Date(rows.rows.find((r) => r.uid === 'on')?.seen ?? '').toISOString()).toBe('2026-01-02T03:04:05.000Z');
-      const columns = (await db.execute(
-        sql`SELECT column_name FROM information_schema.columns WHERE table_name = 'users' AND column_name IN ('activity_status', 'last_seen_at')`,
-      )) as unknown as { rows: unknown[] };
-      expect(columns.rows).toEqual([]);
+      expect(new Date(rows.find((r) => r.uid === 'on')?.seen ?? '').toISOString()).toBe('2026-01-02T03:04:05.000Z');
+      const columns = await db.query(sql`SELECT column_name FROM information_schema.columns WHERE table_name = 'users' AND column_name IN ('activity_status', 'last_seen_at')`);
+      expect(columns).toEqual([]);
       // Dropping the columns renumbered nobody: the profiles are not re-sent for it.
-      expect((await db.execute(sql`SELECT uid, seq FROM users ORDER BY uid`)).rows).toEqual(seqBefore.rows);
+      expect(await db.query(sql`SELECT uid, seq FROM users ORDER BY uid`)).toEqual(seqBefore);
     } finally {
-      await pglite?.close();
-      await pool?.end();
-      rmSync(dir, { recursive: true, force: true });
+      await db.close();
     }
   });
 });

@@ -1,31 +1,16 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProductRequest } from '../../domain/schemas.ts';
 import { requestRef } from '../../domain/tools.ts';
 import { backends, createTestApp, freshPostgresUrl, type TestApp } from '../test-helper.ts';
 import { productRequests } from './schema.ts';
+import { databaseBefore } from './stepwise-migrations.ts';
 
 /**
  * The short human reference of a request (TM-0042): its number comes from the database at insert
  * (product_requests.ref_no, migrations/0011), so every device shows the same one. Run on PGlite and
  * on PostgreSQL.
  */
-
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-
-interface Rows<T> {
-  rows: T[];
-}
 
 describe.each(backends())('request references (%s)', (backend) => {
   let t: TestApp;
@@ -81,33 +66,21 @@ describe.each(backends())('request references (%s)', (backend) => {
 describe.each(backends())('request references migration (%s)', (kind) => {
   // The database as 0010 left it, with requests already stored; then 0011 numbers them.
   it('numbers the existing requests by creation time, moves their seq so devices pull them again, and continues after the highest', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'migrations-'));
-    cpSync(migrationsFolder, dir, { recursive: true });
-    const journalPath = path.join(dir, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
-    const upTo0010 = { ...journal, entries: journal.entries.filter((e) => e.tag < '0011') };
-    const pglite = kind === 'pglite' ? new PGlite() : null;
-    const pool = kind === 'postgres' ? new pg.Pool({ connectionString: await freshPostgresUrl() }) : null;
-    const db = pglite ? drizzlePglite(pglite) : drizzlePg(pool as pg.Pool);
-    const migrate = (folder: string) => (pglite ? migratePglite(db as never, { migrationsFolder: folder }) : migratePg(db as never, { migrationsFolder: folder }));
-    const query = async <T>(q: ReturnType<typeof sql>) => ((await db.execute(q)) as unknown as Rows<T>).rows;
+    const db = await databaseBefore('0011', kind === 'postgres' ? await freshPostgresUrl() : null);
     try {
-      writeFileSync(journalPath, JSON.stringify(upTo0010));
-      await migrate(dir);
-      await db.execute(sql`INSERT INTO users (uid, email) VALUES ('old', 'old@x.example')`);
+      await db.query(sql`INSERT INTO users (uid, email) VALUES ('old', 'old@x.example')`);
       // Inserted in another order than they were created: the numbers follow creation.
-      await db.execute(sql`
+      await db.query(sql`
         INSERT INTO product_requests (id, user_id, tool_id, product_request_type, created_at) VALUES
           ('00000000-0000-4000-8000-000000000003', 'old', 'bank-dispute', 'BANK_DISPUTE', '2026-03-01T00:00:00Z'),
           ('00000000-0000-4000-8000-000000000001', 'old', 'track-master', 'TRACK_MASTER', '2026-01-01T00:00:00Z'),
           ('00000000-0000-4000-8000-000000000002', 'old', 'web-intelligence', 'WEB_INTELLIGENCE', '2026-02-01T00:00:00Z')`);
-      const before = await query<{ id: string; seq: string }>(sql`SELECT id, seq::text AS seq FROM product_requests`);
+      const before = await db.query<{ id: string; seq: string }>(sql`SELECT id, seq::text AS seq FROM product_requests`);
       const highestSeq = Math.max(...before.map((r) => Number(r.seq)));
 
-      writeFileSync(journalPath, JSON.stringify(journal));
-      await migrate(dir);
+      await db.migrateRest();
 
-      const after = await query<{ id: string; ref_no: number; seq: string }>(sql`SELECT id, ref_no, seq::text AS seq FROM product_requests ORDER BY ref_no`);
+      const after = await db.query<{ id: string; ref_no: number; seq: string }>(sql`SELECT id, ref_no, seq::text AS seq FROM product_requests ORDER BY ref_no`);
       expect(after.map((r) => [r.id.slice(-1), r.ref_no])).toEqual([
         ['1', 1],
         ['2', 2],
@@ -115,18 +88,16 @@ describe.each(backends())('request references migration (%s)', (kind) => {
       ]);
       for (const row of after) expect(Number(row.seq)).toBeGreaterThan(highestSeq);
 
-      const [next] = await query<{ ref_no: number }>(
+      const [next] = await db.query<{ ref_no: number }>(
         sql`INSERT INTO product_requests (user_id, tool_id, product_request_type) VALUES ('old', 'exchange-dispute', 'EXCHANGE_DISPUTE') RETURNING ref_no`,
       );
       expect(next.ref_no).toBe(4);
-      const nullable = await query<{ is_nullable: string }>(
+      const nullable = await db.query<{ is_nullable: string }>(
         sql`SELECT is_nullable FROM information_schema.columns WHERE table_name = 'product_requests' AND column_name = 'ref_no'`,
       );
       expect(nullable).toEqual([{ is_nullable: 'NO' }]);
     } finally {
-      await pglite?.close();
-      await pool?.end();
-      rmSync(dir, { recursive: true, force: true });
+      await db.close();
     }
   });
 });
