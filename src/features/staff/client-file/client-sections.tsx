@@ -1,7 +1,7 @@
 import { Box, HStack, Stack, Table, Text } from '@chakra-ui/react';
 import { formatDate, formatMoney } from '../../../../domain/format.ts';
 import type { ClientFile } from '../../../../domain/staff.ts';
-import { toolByBackendName } from '../../../../domain/tools.ts';
+import { requestRef, toolByBackendName } from '../../../../domain/tools.ts';
 import { RequestStatusBadge } from '../../../components/request-status-badge.tsx';
 import { ToolIcon } from '../../../components/tool-icon.tsx';
 import { FileList } from '../shared/file-list.tsx';
@@ -99,7 +99,7 @@ function RequestsTable({ requests }: { requests: ClientFile['requests'] }) {
                         <ToolIcon icon={tool.icon} size={18} />
                       </Box>
                     )}
-                    <RequestLink requestId={r.id}>{toolName(r.productRequestType)}</RequestLink>
+                    <RequestLink requestId={r.id}>{[toolName(r.productRequestType), requestRef(r)].filter(Boolean).join(' ')}</RequestLink>
                   </HStack>
                 </Table.Cell>
                 <Table.Cell whiteSpace="nowrap">{formatDate(r.Created_Time)}</Table.Cell>

@@ -88,7 +88,7 @@ async function openPage() {
       </ReplicaContext.Provider>
     </ChakraProvider>,
   );
-  await screen.findByRole('heading', { name: /Track Master request/ });
+  await screen.findByRole('heading', { name: /Track Master request TM-0001/ });
 }
 
 describe('request page', () => {

@@ -1,7 +1,7 @@
 import { Box, Card, Code, HStack, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { formatDate, formatMoney } from '../../../../domain/format.ts';
 import type { RequestFile } from '../../../../domain/staff.ts';
-import { toolByBackendName } from '../../../../domain/tools.ts';
+import { requestName, toolByBackendName } from '../../../../domain/tools.ts';
 import { RequestStatusBadge } from '../../../components/request-status-badge.tsx';
 import { ToolIcon } from '../../../components/tool-icon.tsx';
 import { yesNo } from '../shared/format.ts';
@@ -37,7 +37,7 @@ export function RequestSummary({ file }: { file: RequestFile }) {
                   </Box>
                 )}
                 <Heading as="h1" textStyle="h1">
-                  {tool?.header ?? request.productRequestType} request
+                  {requestName(request)}
                 </Heading>
                 <RequestStatusBadge status={request.status} />
               </HStack>
