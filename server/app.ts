@@ -3,7 +3,6 @@ import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
-import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import {
@@ -26,6 +25,7 @@ import { identityPlugin } from './plugins/identity.ts';
 import { inputTextPlugin } from './plugins/input-text.ts';
 import { storagePlugin } from './plugins/storage.ts';
 import { trackingPlugin } from './plugins/tracking.ts';
+import { uploadsPlugin } from './plugins/uploads.ts';
 import { writeLimitsPlugin } from './plugins/write-limits.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { contactRoutes } from './routes/contact.ts';
@@ -86,15 +86,7 @@ async function registerHttpPlugins(app: FastifyInstance) {
   await app.register(helmet, { contentSecurityPolicy: { directives: cspDirectives(app.config) } });
   // Brotli/gzip for the app's code and the API's JSON: on a slow mobile link, bytes are the first cost.
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fileSize: app.storage.maxBytes, files: 10, fields: 50, fieldSize: 64 * 1024 },
-    // The body becomes { field: value } with files as Buffers, so validation and idempotency see it whole.
-    onFile: async (part) => {
-      const buffer = await part.toBuffer();
-      (part as unknown as { value: unknown }).value = { filename: part.filename, mimetype: part.mimetype, data: buffer };
-    },
-  });
+  await app.register(uploadsPlugin);
   await app.register(swagger, {
     openapi: { info: { title: 'Client portal API', version: '1.0.0' }, servers: [{ url: '/' }] },
     transform: jsonSchemaTransform,

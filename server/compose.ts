@@ -2,7 +2,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './db/client.ts';
 import { createEvents, type Events } from './events.ts';
 import { createIdentityProvider, type IdentityProvider } from './firebase.ts';
-import { createDiskStorage, type Storage } from './storage.ts';
+import { createDatabaseStorage, createDiskStorage, type Storage } from './storage.ts';
 
 /**
  * What the server talks to, opened once by the one composition root below and used by main.ts, the
@@ -37,7 +37,8 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     throw err;
   }
   const identity = options.identity ?? createIdentityProvider(config);
-  const storage = createDiskStorage(config.filesDir, config.UPLOAD_MAX_BYTES);
+  // Instances sharing a PostgreSQL share its files too; the embedded default keeps them on local disk.
+  const storage = database.kind === 'postgres' ? createDatabaseStorage(database.db, config.UPLOAD_MAX_BYTES) : createDiskStorage(config.filesDir, config.UPLOAD_MAX_BYTES);
   return {
     config,
     database,

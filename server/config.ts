@@ -48,7 +48,7 @@ const Env = z
     LEAD_WRITE_LIMIT_PER_DAY: z.coerce.number().int().positive().default(30),
     LEAD_UPLOAD_FILES_PER_DAY: z.coerce.number().int().positive().default(20),
     LEAD_UPLOAD_MB_PER_DAY: z.coerce.number().int().positive().default(50),
-    /** Uploads (multipart requests) one user may have in flight on one instance: each buffers its files. */
+    /** Uploads (multipart requests) one user may have in flight on one instance: each holds a connection and a stream into storage. */
     UPLOADS_IN_FLIGHT_PER_USER: z.coerce.number().int().positive().default(2),
     /** Test-only fault injection (server/plugins/faults.ts) for the offline and chaos tests. */
     TEST_FAULTS: z.enum(['0', '1']).default('0'),

@@ -1,7 +1,7 @@
 // Issue 13's findings, one test each, on PGlite and PostgreSQL. Routes are read from the OpenAPI
 // document, so a route added later is covered without touching this file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, createTestApp, type TestApp, type TestUser } from './test-helper.ts';
+import { backends, createTestApp, storedFileCount, type TestApp, type TestUser } from './test-helper.ts';
 
 interface Operation {
   requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
@@ -73,6 +73,17 @@ describe.each(backends())('bad text never reaches the database (%s)', (backend) 
       expect(res.statusCode, `${route.method} ${route.url}: ${res.body}`).toBe(400);
       expect(res.json().error.message, route.url).toContain('unpaired surrogate');
     }
+  });
+
+  it('a multipart body to any route that takes no files is a 415, refused before it is read', async () => {
+    const jsonRoutes = writeRoutes(t).filter((r) => !r.multipart);
+    const before = await storedFileCount(t.services);
+    for (const route of jsonRoutes) {
+      const file = `--B\r\ncontent-disposition: form-data; name="${route.fields[0]}"; filename="a.pdf"\r\ncontent-type: application/pdf\r\n\r\n%PDF-1.4 x\r\n--B--\r\n`;
+      const res = await send(route.method, route.url, file, 'multipart/form-data; boundary=B');
+      expect(res.statusCode, `${route.method} ${route.url}: ${res.body}`).toBe(415);
+    }
+    expect(await storedFileCount(t.services)).toBe(before);
   });
 
   it('a NUL in a query string or a path parameter is a 400, not a failed query', async () => {

@@ -1,8 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { and, eq } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
-import { HttpError } from './errors.ts';
+import type { Db } from './db/client.ts';
+import { fileChunks } from './db/schema.ts';
+import { HttpError, notFound } from './errors.ts';
 
 /** Types accepted for evidence, checked from the bytes themselves, never from the file name. */
 const ALLOWED = new Set([
@@ -17,6 +23,9 @@ const ALLOWED = new Set([
   'text/plain',
 ]);
 
+/** file-type reads at most this many leading bytes to recognise a format. */
+const SNIFF_BYTES = 4100;
+
 export interface StoredFile {
   storedName: string;
   contentType: string;
@@ -24,49 +33,196 @@ export interface StoredFile {
   sha256: string;
 }
 
+/** Bytes to store: a whole buffer (generated files, seeds) or a stream (uploads, never whole in memory). */
+export type FileSource = Buffer | AsyncIterable<Uint8Array>;
+
+/**
+ * Where files live (docs/decisions/013-file-storage.md): on local disk for the embedded default, in
+ * PostgreSQL when instances share one. Both check the same way while the bytes stream through.
+ */
 export interface Storage {
   maxBytes: number;
-  /** Checks type and size, then writes under a server-made name. Throws 413 or 415 as HttpError. */
-  save(data: Buffer, originalName: string): Promise<StoredFile>;
+  /** Streams the bytes in, checking size, type and SHA-256 on the way, under a server-made name. Throws 400, 413 or 415 as HttpError, leaving nothing behind. */
+  save(source: FileSource, originalName: string): Promise<StoredFile>;
+  /** The bytes as a stream; rejects when they are gone. */
+  open(storedName: string): Promise<Readable>;
+  /** The bytes whole: for small files and tests. */
   read(storedName: string): Promise<Buffer>;
   remove(storedName: string): Promise<void>;
 }
 
-export async function sniffType(data: Buffer): Promise<string | null> {
-  const detected = await fileTypeFromBuffer(data);
-  if (detected) return detected.mime;
-  return looksLikeText(data) ? 'text/plain' : null;
-}
-
-function looksLikeText(data: Buffer): boolean {
-  if (data.includes(0)) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(data);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function createDiskStorage(dir: string, maxBytes: number): Storage {
-  return {
-    maxBytes,
-    async save(data, originalName) {
-      if (data.length > maxBytes) throw new HttpError(413, 'FILE_TOO_LARGE', `${originalName} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
-      if (data.length === 0) throw new HttpError(400, 'EMPTY_FILE', `${originalName} is empty`);
-      const contentType = await sniffType(data);
-      if (!contentType || !ALLOWED.has(contentType)) {
-        throw new HttpError(415, 'UNSUPPORTED_FILE_TYPE', `${originalName} is not an accepted file type (PDF, image, Word, Excel or plain text)`);
-      }
-      const ext = contentType === 'text/plain' ? 'txt' : contentType.split('/')[1].split('.').pop();
-      const storedName = `${randomUUID()}.${ext}`;
-      await mkdir(dir, { recursive: true });
-      await writeFile(path.join(dir, storedName), data, { flag: 'wx' });
-      return { storedName, contentType, size: data.length, sha256: createHash('sha256').update(data).digest('hex') };
-    },
-    read: (storedName) => readFile(path.join(dir, path.basename(storedName))),
-    remove: (storedName) => rm(path.join(dir, path.basename(storedName)), { force: true }),
+/** UTF-8 without NUL, checked chunk by chunk (a character may straddle two chunks). */
+function textCheck() {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let ok = true;
+  const attempt = (decode: () => unknown) => {
+    if (!ok) return false;
+    try {
+      decode();
+    } catch {
+      ok = false;
+    }
+    return ok;
   };
+  return {
+    push: (chunk: Buffer) => (chunk.includes(0) ? (ok = false) : attempt(() => decoder.decode(chunk, { stream: true }))),
+    end: () => attempt(() => decoder.decode()),
+  };
+}
+
+function unsupported(name: string): HttpError {
+  return new HttpError(415, 'UNSUPPORTED_FILE_TYPE', `${name} is not an accepted file type (PDF, image, Word, Excel or plain text)`);
+}
+
+/**
+ * Passes the bytes through while counting, hashing and typing them: a recognised format is judged
+ * from its first bytes, so a refused one stops the upload early; anything else must be UTF-8 text to
+ * its last byte. `facts` is complete once the last chunk has been taken.
+ */
+async function* checkedBytes(source: FileSource, name: string, maxBytes: number, facts: Partial<StoredFile>): AsyncGenerator<Buffer> {
+  const hash = createHash('sha256');
+  const text = textCheck();
+  let size = 0;
+  let head: Buffer[] = [];
+  let recognised: string | null | undefined; // undefined until the head is judged; null: maybe text
+  const judgeHead = async () => {
+    recognised = (await fileTypeFromBuffer(Buffer.concat(head)))?.mime ?? null;
+    if (recognised && !ALLOWED.has(recognised)) throw unsupported(name);
+    const taken = head;
+    head = [];
+    return taken;
+  };
+  for await (const piece of Buffer.isBuffer(source) ? [source] : source) {
+    const chunk = Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+    size += chunk.length;
+    if (size > maxBytes) throw new HttpError(413, 'FILE_TOO_LARGE', `${name} is larger than ${formatBytes(maxBytes)}`);
+    hash.update(chunk);
+    // A recognised format needs no text check; before the head is judged it might still be text.
+    if (!recognised) text.push(chunk);
+    if (recognised !== undefined) {
+      yield chunk;
+      continue;
+    }
+    head.push(chunk);
+    if (size >= SNIFF_BYTES) yield* await judgeHead();
+  }
+  if (size === 0) throw new HttpError(400, 'EMPTY_FILE', `${name} is empty`);
+  if (recognised === undefined) yield* await judgeHead();
+  const contentType = recognised ?? (text.end() ? 'text/plain' : null);
+  if (!contentType) throw unsupported(name);
+  Object.assign(facts, { contentType, size, sha256: hash.digest('hex') });
+}
+
+/** Each file is one file under `dir`, named by a UUID. */
+export function createDiskStorage(dir: string, maxBytes: number): Storage {
+  const fileOf = (storedName: string) => path.join(dir, path.basename(storedName));
+  const storage: Storage = {
+    maxBytes,
+    async save(source, originalName) {
+      const storedName = randomUUID();
+      const facts: Partial<StoredFile> = {};
+      await mkdir(dir, { recursive: true });
+      try {
+        await pipeline(Readable.from(checkedBytes(source, originalName, maxBytes, facts)), createWriteStream(fileOf(storedName), { flags: 'wx' }));
+      } catch (err) {
+        await rm(fileOf(storedName), { force: true });
+        throw err;
+      }
+      return { ...(facts as StoredFile), storedName };
+    },
+    async open(storedName) {
+      // Opened first, so a missing file rejects here rather than as a stream error mid-answer.
+      const handle = await open(fileOf(storedName));
+      return handle.createReadStream();
+    },
+    read: (storedName) => readAll(storage.open(storedName)),
+    remove: (storedName) => rm(fileOf(storedName), { force: true }),
+  };
+  return storage;
+}
+
+/** Rows of at most this many bytes: small enough that 20 uploads at once stay within a few MB each. */
+export const DB_CHUNK_BYTES = 256 * 1024;
+
+/**
+ * Files as rows of file_chunks in the shared PostgreSQL, so every instance reads what another
+ * stored. Written and read one chunk at a time; a failed save deletes the chunks it wrote.
+ */
+export function createDatabaseStorage(db: Db, maxBytes: number): Storage {
+  const rowsOf = (storedName: string) => eq(fileChunks.storedName, storedName);
+  const chunkAt = async (storedName: string, part: number) => {
+    const [row] = await db
+      .select({ data: fileChunks.data })
+      .from(fileChunks)
+      .where(and(rowsOf(storedName), eq(fileChunks.part, part)));
+    return row?.data;
+  };
+  const storage: Storage = {
+    maxBytes,
+    async save(source, originalName) {
+      const storedName = randomUUID();
+      const facts: Partial<StoredFile> = {};
+      let part = 0;
+      try {
+        for await (const block of inBlocks(checkedBytes(source, originalName, maxBytes, facts), DB_CHUNK_BYTES)) {
+          await db.insert(fileChunks).values({ storedName, part: part++, data: block });
+        }
+      } catch (err) {
+        await db.delete(fileChunks).where(rowsOf(storedName));
+        throw err;
+      }
+      return { ...(facts as StoredFile), storedName };
+    },
+    async open(storedName) {
+      const first = await chunkAt(storedName, 0);
+      if (!first) throw new Error(`no stored file ${storedName}`);
+      return Readable.from(
+        (async function* () {
+          yield first;
+          for (let part = 1; ; part++) {
+            const next = await chunkAt(storedName, part);
+            if (!next) return;
+            yield next;
+          }
+        })(),
+      );
+    },
+    read: (storedName) => readAll(storage.open(storedName)),
+    async remove(storedName) {
+      await db.delete(fileChunks).where(rowsOf(storedName));
+    },
+  };
+  return storage;
+}
+
+/** Regroups a stream's chunks into blocks of exactly `size` bytes (the last one shorter). */
+async function* inBlocks(source: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  for await (const chunk of source) {
+    pending.push(chunk);
+    pendingBytes += chunk.length;
+    while (pendingBytes >= size) {
+      const all = Buffer.concat(pending);
+      yield all.subarray(0, size);
+      pending = [all.subarray(size)];
+      pendingBytes -= size;
+    }
+  }
+  if (pendingBytes > 0) yield Buffer.concat(pending);
+}
+
+async function readAll(stream: Promise<Readable>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** A file row's bytes as a stream; a row whose bytes are gone (restored backup, manual cleanup) is a missing file, not a server error. */
+export async function openStored(app: { storage: Storage }, storedName: string): Promise<Readable> {
+  return app.storage.open(storedName).catch(() => {
+    throw notFound('File not found');
+  });
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { countDistinct, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { openServices, type Services } from './compose.ts';
 import { type Config, loadConfig } from './config.ts';
-import { users } from './db/schema.ts';
+import { fileChunks, users } from './db/schema.ts';
 
 /**
  * A real app for server tests: the real Firebase Auth emulator (started by scripts/with-emulator.ts),
@@ -150,4 +151,13 @@ export async function freshPostgresUrl(): Promise<string> {
   const url = new URL(base);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** How many files are stored on local disk or in file_chunks; by default where server/compose.ts keeps them. */
+export async function storedFileCount(services: Services, where = services.database.kind === 'postgres' ? 'database' : 'disk'): Promise<number> {
+  if (where === 'database') {
+    const [row] = await services.db.select({ n: countDistinct(fileChunks.storedName) }).from(fileChunks);
+    return Number(row.n);
+  }
+  return (await readdir(services.config.filesDir).catch(() => [])).length;
 }

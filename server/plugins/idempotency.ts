@@ -3,6 +3,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isUploadedFile } from './uploads.ts';
 import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { HttpError } from '../errors.ts';
@@ -195,10 +196,7 @@ function requestPath(request: FastifyRequest): string {
  */
 function hashRequest(request: FastifyRequest, path: string): string {
   const normalised = JSON.stringify(request.body ?? null, (_key, value) => {
-    if (value && typeof value === 'object' && 'data' in value && Buffer.isBuffer((value as { data: unknown }).data)) {
-      const file = value as { filename?: string; data: Buffer };
-      return { filename: file.filename, sha256: createHash('sha256').update(file.data).digest('hex') };
-    }
+    if (isUploadedFile(value)) return { filename: value.filename, sha256: value.stored.sha256 };
     if (value && typeof value === 'object' && !Array.isArray(value)) {
       return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)));
     }

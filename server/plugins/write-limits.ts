@@ -6,6 +6,7 @@ import { type Limit, pruneRateCounters, takeHits } from '../rate-counters.ts';
 import { formatBytes } from '../storage.ts';
 import type { AuthUser } from './auth.ts';
 import { hasStoredAnswer } from './idempotency.ts';
+import { isMultipartRequest, isUploadedFile } from './uploads.ts';
 
 /** See docs/decisions/012-write-limits.md. */
 export interface WriteLimits {
@@ -68,7 +69,7 @@ export const writeLimitsPlugin = fp<WriteLimitOptions>(
 
     app.addHook('preParsing', async (request, reply, payload) => {
       if (!isLimitedWrite(request)) return payload;
-      const releaseSlot = isMultipart(request) ? await takeUploadSlot(app, request, reply, uploads) : undefined;
+      const releaseSlot = isMultipartRequest(request) ? await takeUploadSlot(app, request, reply, uploads) : undefined;
       // The slot is held until the answer is sent or the connection is gone, whichever comes first.
       if (releaseSlot) {
         reply.raw.once('close', releaseSlot);
@@ -85,7 +86,7 @@ export const writeLimitsPlugin = fp<WriteLimitOptions>(
     // The files of a lead's upload are known once the body is parsed (a part is a file, not a field).
     app.addHook('preValidation', async (request, reply) => {
       const user = request.userOrNull;
-      if (!isLimitedWrite(request) || !isMultipart(request) || !user || !isLead(user)) return;
+      if (!isLimitedWrite(request) || !isMultipartRequest(request) || !user || !isLead(user)) return;
       const files = countFileParts(request.body);
       const hit = { key: `upload-files:${user.uid}`, window: '1d' as const, amount: files, max: limits.leadUploadFilesPerDay, refusal: uploadQuotaRefusal(limits) };
       if (files > 0) await enforce(app, request, reply, [hit], now());
@@ -106,10 +107,6 @@ export const writeLimitsPlugin = fp<WriteLimitOptions>(
 /** A write under /api that the limits apply to: not a test-only route, not a path with no route. */
 function isLimitedWrite(request: FastifyRequest): boolean {
   return MUTATING.has(request.method) && request.url.startsWith('/api/') && !request.url.startsWith('/api/__test') && !request.is404;
-}
-
-function isMultipart(request: FastifyRequest): boolean {
-  return (request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
 }
 
 /** An account awaiting approval: neither an approved client nor staff (every admin is staff). */
@@ -135,7 +132,7 @@ function writeHits(request: FastifyRequest, limits: WriteLimits): LimitedHit[] {
     { key: `writes:${user.uid}`, window: '1m', max: limits.leadWritesPerMinute, refusal: (after) => `Too many requests: ${awaiting} ${limits.leadWritesPerMinute} changes a minute. Please try again in ${after}.` },
     { key: `writes:${user.uid}`, window: '1d', max: limits.leadWritesPerDay, refusal: (after) => `Too many requests: ${awaiting} ${limits.leadWritesPerDay} changes a day. Please try again in ${after}.` },
   ];
-  if (isMultipart(request)) hits.push({ key: `upload-bytes:${user.uid}`, window: '1d', amount: declaredLength(request), max: limits.leadUploadBytesPerDay, refusal: uploadQuotaRefusal(limits) });
+  if (isMultipartRequest(request)) hits.push({ key: `upload-bytes:${user.uid}`, window: '1d', amount: declaredLength(request), max: limits.leadUploadBytesPerDay, refusal: uploadQuotaRefusal(limits) });
   return hits;
 }
 
@@ -179,13 +176,13 @@ export function humanDuration(seconds: number): string {
   return plural(Math.ceil(seconds / 3600), 'hour');
 }
 
-/** What app.ts's multipart onFile makes of a file part: counted as one file. */
+/** Each file part (server/plugins/uploads.ts) counts as one file. */
 function countFileParts(body: unknown): number {
   if (!body || typeof body !== 'object') return 0;
   let n = 0;
   for (const value of Object.values(body)) {
     for (const part of Array.isArray(value) ? value : [value]) {
-      if (part && typeof part === 'object' && Buffer.isBuffer((part as { data?: unknown }).data)) n++;
+      if (isUploadedFile(part)) n++;
     }
   }
   return n;

@@ -1,10 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { files, userAttachments } from '../db/schema.ts';
-import { createTestApp, defined, type TestApp, type TestUser } from '../test-helper.ts';
+import { createTestApp, defined, storedFileCount, type TestApp, type TestUser } from '../test-helper.ts';
 
 const CAP = 1024;
 let t: TestApp;
@@ -42,7 +40,7 @@ const list = async (user: TestUser) => {
 };
 const download = (user: TestUser | null, id: string) =>
   t.app.inject({ method: 'GET', url: `/api/user/files/${id}`, headers: user?.headers ?? {} });
-const storedCount = async () => (await readdir(path.join(t.services.config.DATA_DIR, 'files')).catch(() => [])).length;
+const storedCount = () => storedFileCount(t.services);
 
 describe('POST /api/user/files', () => {
   it('needs a token', async () => {

@@ -6,15 +6,12 @@ import { envelope, UserFile } from '../../domain/schemas.ts';
 import { files, userAttachments } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { toUserFile } from '../serialize-messages.ts';
-import { type StoredFile, UUID, cleanFileName, contentDisposition, formatBytes } from '../storage.ts';
-
-/** What app.ts's multipart onFile turns each file part into. */
-const FilePart = z.object({ filename: z.string(), mimetype: z.string(), data: z.instanceof(Buffer) });
-type FilePart = z.infer<typeof FilePart>;
+import { UploadedFile } from '../plugins/uploads.ts';
+import { UUID, contentDisposition, formatBytes, openStored } from '../storage.ts';
 
 /** One part named `files` arrives as an object, several as an array. A text part named `files` is refused. */
 const UploadBody = z.object({
-  files: z.union([FilePart, z.array(FilePart).min(1).max(10)], { error: 'files must be one or more file parts named "files"' }),
+  files: z.union([UploadedFile, z.array(UploadedFile).min(1).max(10)], { error: 'files must be one or more file parts named "files"' }),
 });
 
 const UploadResult = envelope(z.object({ code: z.literal('SUCCESS'), message: z.string(), files: z.array(UserFile) }));
@@ -60,35 +57,25 @@ export async function fileRoutes(app: FastifyInstance) {
       schema: { tags: ['files'], consumes: ['multipart/form-data'], body: UploadBody, response: { 201: UploadResult } },
     },
     async (request, reply) => {
-      const parts: FilePart[] = Array.isArray(request.body.files) ? request.body.files : [request.body.files];
+      const parts = Array.isArray(request.body.files) ? request.body.files : [request.body.files];
       const userId = request.user.uid;
-      // All or nothing: a refused file (413/415) removes the ones already written by this request.
-      const stored: { part: FilePart; file: StoredFile }[] = [];
-      try {
-        for (const part of parts) {
-          const name = cleanFileName(part.filename);
-          stored.push({ part: { ...part, filename: name }, file: await app.storage.save(part.data, name) });
-        }
-        const rows = await app.db
-          .insert(files)
-          .values(
-            stored.map(({ part, file }) => ({
-              userId,
-              kind: 'general',
-              originalName: part.filename,
-              storedName: file.storedName,
-              contentType: file.contentType,
-              size: file.size,
-              sha256: file.sha256,
-            })),
-          )
-          .returning();
-        await app.events.poke(userId);
-        return reply.status(201).send({ data: { code: 'SUCCESS' as const, message: 'Files uploaded successfully', files: rows.map(toUserFile) } });
-      } catch (err) {
-        await Promise.allSettled(stored.map(({ file }) => app.storage.remove(file.storedName)));
-        throw err;
-      }
+      const rows = await app.db
+        .insert(files)
+        .values(
+          parts.map(({ filename, stored }) => ({
+            userId,
+            kind: 'general',
+            originalName: filename,
+            storedName: stored.storedName,
+            contentType: stored.contentType,
+            size: stored.size,
+            sha256: stored.sha256,
+          })),
+        )
+        .returning();
+      request.keepUploads();
+      await app.events.poke(userId);
+      return reply.status(201).send({ data: { code: 'SUCCESS' as const, message: 'Files uploaded successfully', files: rows.map(toUserFile) } });
     },
   );
 
@@ -109,12 +96,10 @@ export async function fileRoutes(app: FastifyInstance) {
       .from(files)
       .where(and(eq(files.id, fileId), eq(files.userId, request.user.uid), inArray(files.kind, DOWNLOADABLE)));
     if (!row) throw notFound('File not found');
-    // A row whose bytes are gone (restored backup, manual cleanup) is a missing file, not a server error.
-    const data = await app.storage.read(row.storedName).catch(() => {
-      throw notFound('File not found');
-    });
+    const data = await openStored(app, row.storedName);
     return reply
       .header('content-type', row.contentType)
+      .header('content-length', row.size)
       .header('content-disposition', contentDisposition(row.originalName))
       .header('cache-control', 'private, no-store')
       .header('x-content-type-options', 'nosniff')

@@ -27,7 +27,8 @@ import { renderInvoicePdf } from '../invoices.ts';
 import { clientName, isFullyPaid, toStaffClient, toStaffDeal, toStaffRequest } from '../serialize.ts';
 import { createSignedLinks } from '../signed-links.ts';
 import { type Actor, actorOf, lockRequest, notifyUser, type RequestRow, toCents, toDollars, validation } from '../staff-writes.ts';
-import { cleanFileName, formatBytes, type StoredFile } from '../storage.ts';
+import { UploadedFile } from '../plugins/uploads.ts';
+import { formatBytes, type StoredFile } from '../storage.ts';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -41,14 +42,9 @@ const UserParams = z.strictObject({
     .regex(/^[^\u0000-\u001f]+$/, 'uid must not contain control characters'),
 });
 
-/** What app.ts's multipart onFile turns a file part into (as in routes/files.ts); a text part or two files are refused. */
-const FilePart = z.object(
-  { filename: z.string(), mimetype: z.string(), data: z.instanceof(Buffer) },
-  { error: 'file is required: send one file part named "file"' },
-);
-/** Multipart text parts arrive as strings, so the version is coerced; the rules are Version's. */
+/** Multipart text parts arrive as strings, so the version is coerced; the rules are Version's. A text part or two files are refused. */
 const FinalFileBody = z.object({
-  file: FilePart,
+  file: UploadedFile.or(z.never({ error: 'file is required: send one file part named "file"' })),
   version: z.coerce.number({ error: 'version is required' }).pipe(Version),
 });
 
@@ -154,24 +150,14 @@ export async function staffActionRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { requestId } = request.params;
-      const part = request.body.file;
-      const upload = { name: cleanFileName(part.filename), data: part.data };
-      const written: StoredFile[] = [];
-      try {
-        const row = await app.db.transaction(async (tx) => {
-          const locked = await lockRequest(tx, requestId);
-          return deliverFinalFile(tx, locked, request.body.version, actorOf(request), async () => {
-            const stored = await app.storage.save(upload.data, upload.name);
-            written.push(stored);
-            return { ...stored, name: upload.name };
-          });
-        });
-        await app.events.poke(row.userId);
-        return reply.status(201).send({ data: toStaffRequest(row) });
-      } catch (err) {
-        await Promise.allSettled(written.map((file) => app.storage.remove(file.storedName)));
-        throw err;
-      }
+      const { filename, stored } = request.body.file;
+      const row = await app.db.transaction(async (tx) => {
+        const locked = await lockRequest(tx, requestId);
+        return deliverFinalFile(tx, locked, request.body.version, actorOf(request), { ...stored, name: filename });
+      });
+      request.keepUploads();
+      await app.events.poke(row.userId);
+      return reply.status(201).send({ data: toStaffRequest(row) });
     },
   );
 
@@ -496,15 +482,12 @@ function paymentMessage(row: RequestRow, amount: number, invoiceNumber: string, 
 
 // ---- final file ----
 
-type SaveUpload = () => Promise<StoredFile & { name: string }>;
-
-async function deliverFinalFile(tx: Db, row: RequestRow, version: number, actor: Actor, save: SaveUpload): Promise<RequestRow> {
+async function deliverFinalFile(tx: Db, row: RequestRow, version: number, actor: Actor, stored: StoredFile & { name: string }): Promise<RequestRow> {
   checkRequestVersion(row, version);
   const state = lifecycleState(row);
   const blocked = blockedReason('deliver', state);
   if (blocked) throw notAllowed('ACTION_NOT_ALLOWED', blocked, state);
   const previous = row.finalFileId ? (await tx.select().from(files).where(eq(files.id, row.finalFileId)))[0] : undefined;
-  const stored = await save();
   const [file] = await tx
     .insert(files)
     .values({

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEXT_MAX } from '../../domain/tool-schemas.ts';
 import { BIGTEXT_MAX, findTool, tools, type ToolDefinition, type ToolField } from '../../domain/tools.ts';
 import { files, productRequests } from '../db/schema.ts';
 import { minimalPdf } from '../seed-data.ts';
-import { backends, createTestApp, defined, type TestApp, type TestUser } from '../test-helper.ts';
+import { backends, createTestApp, defined, storedFileCount, type TestApp, type TestUser } from '../test-helper.ts';
 
 const MAX_UPLOAD = 1024;
 const smallPdf = minimalPdf('Evidence', ['Statement line 1']);
@@ -85,13 +84,7 @@ for (const backend of backends()) {
     async function stored() {
       const [requests] = await t.services.db.select({ n: count() }).from(productRequests);
       const [fileRows] = await t.services.db.select({ n: count() }).from(files);
-      let onDisk = 0;
-      try {
-        onDisk = readdirSync(t.services.config.filesDir).length;
-      } catch {
-        onDisk = 0;
-      }
-      return { requests: Number(requests.n), files: Number(fileRows.n), onDisk };
+      return { requests: Number(requests.n), files: Number(fileRows.n), onDisk: await storedFileCount(t.services) };
     }
 
     it('describes every tool endpoint in the OpenAPI document', async () => {

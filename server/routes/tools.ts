@@ -11,17 +11,8 @@ import { files, productRequests } from '../db/schema.ts';
 import { HttpError } from '../errors.ts';
 import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../plugins/idempotency.ts';
 import { toRequest } from '../serialize.ts';
-import { type Storage, type StoredFile, cleanFileName, formatBytes } from '../storage.ts';
-
-/** What app.ts's multipart onFile makes of each file part. */
-export interface UploadedFile {
-  filename: string;
-  mimetype: string;
-  data: Buffer;
-}
-
-const isUpload = (v: unknown): v is UploadedFile =>
-  !!v && typeof v === 'object' && typeof (v as UploadedFile).filename === 'string' && Buffer.isBuffer((v as UploadedFile).data);
+import { isUploadedFile, type UploadedFile } from '../plugins/uploads.ts';
+import { type StoredFile, formatBytes } from '../storage.ts';
 
 const unknownFieldError = (tool: ToolDefinition) => (issue: { code?: string; keys?: string[] }) =>
   issue.code === 'unrecognized_keys' && issue.keys
@@ -40,14 +31,14 @@ export function jsonToolBody(tool: ToolDefinition) {
 /**
  * Multipart tools: the non-file fields as strings (numbers and dates converted by the catalogue's
  * schema), each file field one optional file. A browser sends an empty file part for an empty file
- * input; that counts as no file.
+ * input; server/plugins/uploads.ts makes it '', which counts as no file.
  */
 export function multipartToolBody(tool: ToolDefinition) {
   const shape: Record<string, z.ZodType> = { ...toolSubmissionSchema(tool, 'multipart').shape };
   for (const field of fileFields(tool)) {
     shape[field.backendHeader] = z.preprocess(
-      (v) => (v === '' || (isUpload(v) && v.filename === '' && v.data.length === 0) ? undefined : v),
-      z.custom<UploadedFile>(isUpload, { error: `${field.backendHeader} must be a single file` }).optional(),
+      (v) => (v === '' ? undefined : v),
+      z.custom<UploadedFile>(isUploadedFile, { error: `${field.backendHeader} must be a single file` }).optional(),
     );
   }
   return z.strictObject(shape, { error: unknownFieldError(tool) });
@@ -112,24 +103,17 @@ export async function toolRoutes(app: FastifyInstance) {
         const body = request.body as Record<string, unknown>;
         const fields = (tool.isFormData ? body : body[tool.hrefBackend]) as Record<string, unknown>;
         const clientKey = clientKeyOf(request);
-        // A rerun of a crashed attempt answers the request it stored, before any file is written again.
+        // A rerun of a crashed attempt answers the request it stored; the files this attempt brought are not kept.
         const first = clientKey === null ? undefined : await firstRequest(app.db, uid, clientKey);
         if (first) return reply.status(201).send({ data: toRequest(sameTool(first, tool)) });
 
-        const written = await saveUploads(app.storage, tool, fields);
-        let stored: { row: ProductRequestRow; created: boolean };
-        try {
-          stored = await app.db.transaction(async (tx) => {
-            const result = await insertRequest(tx, { id: randomUUID(), userId: uid, tool, requestDetails: detailsOf(tool, fields), written, clientKey });
-            await settleInTransaction(tx, request, 201, { data: toRequest(sameTool(result.row, tool)) });
-            return result;
-          });
-        } catch (err) {
-          await removeUploads(app.storage, written);
-          throw err;
-        }
-        // An attempt racing this key's first one stored nothing: the files it wrote are attached to no row.
-        if (!stored.created) await removeUploads(app.storage, written);
+        const stored = await app.db.transaction(async (tx) => {
+          const result = await insertRequest(tx, { id: randomUUID(), userId: uid, tool, requestDetails: detailsOf(tool, fields), written: uploadsOf(tool, fields), clientKey });
+          await settleInTransaction(tx, request, 201, { data: toRequest(sameTool(result.row, tool)) });
+          return result;
+        });
+        // An attempt racing this key's first one stored nothing: its files are attached to no row.
+        if (stored.created) request.keepUploads();
         await app.events.poke(uid);
         return reply.status(201).send({ data: toRequest(stored.row) });
       },
@@ -157,25 +141,12 @@ function detailsOf(tool: ToolDefinition, fields: Record<string, unknown>): Recor
   return requestDetails;
 }
 
-/** Writes each file part; if one fails, the ones written before it are removed again. */
-async function saveUploads(storage: Storage, tool: ToolDefinition, fields: Record<string, unknown>): Promise<WrittenUpload[]> {
-  const written: WrittenUpload[] = [];
-  try {
-    for (const field of fileFields(tool)) {
-      const upload = fields[field.backendHeader];
-      if (!isUpload(upload)) continue;
-      const name = cleanFileName(upload.filename);
-      written.push({ id: randomUUID(), field: field.backendHeader, name, stored: await storage.save(upload.data, name) });
-    }
-  } catch (err) {
-    await removeUploads(storage, written);
-    throw err;
-  }
-  return written;
-}
-
-async function removeUploads(storage: Storage, written: WrittenUpload[]): Promise<void> {
-  await Promise.allSettled(written.map((w) => storage.remove(w.stored.storedName)));
+/** The file parts, already in storage (server/plugins/uploads.ts), as the rows they become. */
+function uploadsOf(tool: ToolDefinition, fields: Record<string, unknown>): WrittenUpload[] {
+  return fileFields(tool).flatMap((field) => {
+    const upload = fields[field.backendHeader];
+    return isUploadedFile(upload) ? [{ id: randomUUID(), field: field.backendHeader, name: upload.filename, stored: upload.stored }] : [];
+  });
 }
 
 /** The request this user's Idempotency-Key already stored, if any. */

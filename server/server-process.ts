@@ -1,0 +1,90 @@
+// Test support: server/main.ts as its own process, as an operator runs it, so a test can measure its
+// memory or run two instances side by side (server/instances.test.ts).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const main = path.resolve(import.meta.dirname, 'main.ts');
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  /** Resident memory now, from /proc (Linux). */
+  rssBytes(): number;
+  /** Everything it printed so far. */
+  output(): string;
+  /** Resolves once it printed a line matching `pattern` (or rejects after `ms`). */
+  waitFor(pattern: RegExp, ms?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A port nobody listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts server/main.ts with the test's environment plus `env`, in local mode (the Auth emulator), and waits for /api/health. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-process-'));
+  // The database is the caller's choice: none (embedded PGlite under DATA_DIR) unless env names one.
+  const { DATABASE_URL: _inherited, ...inherited } = process.env;
+  const child: ChildProcess = spawn(process.execPath, [main], {
+    env: { ...inherited, NODE_ENV: 'development', DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'no-build'), PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let printed = '';
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    printed += chunk.toString();
+    for (const listener of listeners) listener();
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const waitFor = (pattern: RegExp, ms = 60_000) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(printed)) return;
+        done();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`server did not print ${pattern} within ${ms} ms:\n${printed.slice(-3000)}`));
+      }, ms);
+      const done = () => {
+        clearTimeout(timer);
+        listeners.delete(check);
+      };
+      listeners.add(check);
+      check();
+    });
+
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitFor(/API listening on/);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? 0,
+    rssBytes: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+    output: () => printed,
+    waitFor,
+    stop,
+  };
+}
