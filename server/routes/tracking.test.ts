@@ -408,6 +408,22 @@ describe.each(backends())('Track Master tracking links (%s)', (backend) => {
       expect(await visitsOf(link.id)).toHaveLength(6);
     });
 
+    it('the rate limit holds across instances: a flood through two apps on one database is recorded 5 times', async () => {
+      const link = await newLink();
+      const second = await buildApp(t.services);
+      try {
+        for (let i = 0; i < 8; i++) {
+          const app = i % 2 === 0 ? t.app : second;
+          const res = await app.inject({ url: `/t/${link.slug}`, remoteAddress: '41.203.72.77', headers: { 'user-agent': ANDROID_CHROME } });
+          expect(res.statusCode).toBe(302);
+          await app.tracking.idle();
+        }
+        expect(await visitsOf(link.id)).toHaveLength(5);
+      } finally {
+        await second.close();
+      }
+    });
+
     it('a recorded visit pokes the client, whose streams pull it', async () => {
       const link = await newLink();
       let poked = 0;

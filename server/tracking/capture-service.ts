@@ -3,7 +3,8 @@ import type { Db } from '../db/client.ts';
 import type { Events } from '../events.ts';
 import { loadIpLookup } from './ip-lookup.ts';
 import { type CachedLink, createLinkCache, DEFAULT_LINK_CACHE, type LinkCacheOptions } from './link-cache.ts';
-import { type CaptureLimits, createCaptureLimiter, DEFAULT_CAPTURE_LIMITS } from './rate-limit.ts';
+import { takeHits } from '../rate-counters.ts';
+import { type CaptureLimits, createCaptureLimiter, DEFAULT_CAPTURE_LIMITS, sharedCaptureLimits } from './rate-limit.ts';
 import { findLinkBySlug, recordVisit } from './record-visit.ts';
 import { createWorkQueue } from './capture-queue.ts';
 import type { CapturedRequest } from './visit-details.ts';
@@ -34,7 +35,7 @@ export interface CaptureServiceOptions {
 
 /**
  * The capture pipeline behind GET /t/:slug: cached slug lookup → answer → rate limit → bounded queue →
- * one transaction (record-visit.ts) → poke. The poke reaches the client's streams and every staff
+ * shared rate limit → one transaction (record-visit.ts) → poke. The poke reaches the client's streams and every staff
  * stream (events.ts), whose pull then carries the link's new counts.
  */
 export function createCaptureService(options: CaptureServiceOptions): CaptureService {
@@ -45,6 +46,8 @@ export function createCaptureService(options: CaptureServiceOptions): CaptureSer
     capacity: options.capacity ?? CAPTURE_QUEUE_CAPACITY,
     concurrency: 2,
     async worker({ linkId, request }) {
+      // Every instance's visits count here, so together they record no more than the limits.
+      if (await takeHits(db, sharedCaptureLimits(linkId, request.ip, options.limits), Date.now())) return;
       const visit = await recordVisit(db, await loadIpLookup(), linkId, request);
       if (visit) await events.poke(visit.userId);
     },

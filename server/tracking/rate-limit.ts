@@ -1,9 +1,11 @@
+import type { Limit } from '../rate-counters.ts';
+
 /**
  * How many visits are recorded, so a flood (a script hammering one link, or many links from one
  * address) cannot fill the database. Over a limit the visitor is still answered and redirected, so the
- * limit reveals nothing; only the record is skipped. Fixed windows counted in process memory: with
- * several server instances each counts its own share, so the effective limit is up to N times these
- * numbers (docs/decisions/010-track-master-links.md).
+ * limit reveals nothing; only the record is skipped. Counted twice: in process memory before a visit
+ * is queued (so a flood never fills the queue), and in the shared rate_counters before it is written
+ * (so several instances together record no more than these numbers; docs/decisions/010-track-master-links.md).
  */
 export interface CaptureLimits {
   /** One address on one link: a person reloading, or a preview bot retrying. */
@@ -19,6 +21,15 @@ export const DEFAULT_CAPTURE_LIMITS: CaptureLimits = {
   perLink: { max: 300, windowMs: 60 * 60_000 },
   perIp: { max: 30, windowMs: 10 * 60_000 },
 };
+
+/** The same maximums as rate_counters rows every instance counts in, over the default windows (10 minutes, an hour). */
+export function sharedCaptureLimits(linkId: string, ip: string, limits: CaptureLimits = DEFAULT_CAPTURE_LIMITS): Limit[] {
+  return [
+    { key: `capture:${linkId}:${ip}`, window: '10m', max: limits.perIpPerLink.max },
+    { key: `capture:${linkId}`, window: '1h', max: limits.perLink.max },
+    { key: `capture-ip:${ip}`, window: '10m', max: limits.perIp.max },
+  ];
+}
 
 /** Counters kept at most: beyond this, expired ones are swept, and if none expired the visit is not recorded. */
 const MAX_KEYS = 100_000;
