@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storable } from './text.ts';
 import { ActivityStatus, FraudType, RecordModule, RefundType, RequestStatus } from './enums.ts';
 import { ToolNameBackendSchema } from './tools.ts';
 
@@ -9,7 +10,7 @@ export const trimmed = (name: string, max: number) =>
     .trim()
     .min(1, `${name} is required`)
     .max(max, `${name} must be at most ${max} characters`)
-    .refine((v) => !v.includes('\u0000'), `${name} must not contain a NUL character`);
+    .check(storable(name));
 
 // ---- request bodies (the spec's payloads, validated on both sides) ----
 

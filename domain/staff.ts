@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storable } from './text.ts';
 import { RequestStatus } from './enums.ts';
 import { ContactReply, ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, UserFile, Visit } from './schemas.ts';
 import { ToolNameBackendSchema } from './tools.ts';
@@ -58,7 +59,7 @@ const text = (name: string, max: number) =>
     .trim()
     .min(1, `${name} is required`)
     .max(max, `${name} must be at most ${max} characters`)
-    .refine((v) => !v.includes('\u0000'), `${name} must not contain a NUL character`);
+    .check(storable(name));
 
 // ---- queries ----
 
@@ -105,7 +106,7 @@ export const PaymentBody = z.strictObject({
     .string()
     .trim()
     .max(200, 'reference must be at most 200 characters')
-    .refine((v) => !v.includes('\u0000'), 'reference must not contain a NUL character')
+    .check(storable('reference'))
     .default(''),
 });
 export type PaymentBody = z.infer<typeof PaymentBody>;
@@ -136,7 +137,7 @@ export const NoteBody = z.strictObject({
     .string({ error: 'clientUid is required' })
     .min(1, 'clientUid is required')
     .max(128, 'clientUid must be at most 128 characters')
-    .refine((v) => !v.includes('\u0000'), 'clientUid must not contain a NUL character'),
+    .check(storable('clientUid')),
   requestId: z.uuid('requestId must be a request id').optional(),
   body: text('body', 4000),
 });

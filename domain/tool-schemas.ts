@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storable } from './text.ts';
 import { BIGTEXT_MAX, type ToolDefinition, type ToolField } from './tools.ts';
 
 export const TEXT_MAX = 300;
@@ -10,9 +11,9 @@ function fieldSchema(field: ToolField, source: 'json' | 'multipart'): z.ZodType 
   const textError = (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? required : `${field.backendHeader} must be text`);
   switch (field.type) {
     case 'text':
-      return z.string({ error: textError }).trim().min(1, required).max(TEXT_MAX, `${field.backendHeader} must be at most ${TEXT_MAX} characters`);
+      return z.string({ error: textError }).trim().min(1, required).max(TEXT_MAX, `${field.backendHeader} must be at most ${TEXT_MAX} characters`).check(storable(field.backendHeader));
     case 'bigtext':
-      return z.string({ error: textError }).trim().min(1, required).max(BIGTEXT_MAX, `${field.backendHeader} must be at most ${BIGTEXT_MAX} characters`);
+      return z.string({ error: textError }).trim().min(1, required).max(BIGTEXT_MAX, `${field.backendHeader} must be at most ${BIGTEXT_MAX} characters`).check(storable(field.backendHeader));
     case 'select':
       return z.enum(field.options as [string, ...string[]], {
         error: `${field.backendHeader} must be one of: ${(field.options ?? []).join(', ')}`,

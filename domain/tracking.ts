@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storable } from './text.ts';
 import { trimmed } from './schemas.ts';
 
 /**
@@ -17,7 +18,7 @@ export function trackingPath(slug: string): string {
 export const TrackingDestination = z
   .url({ protocol: /^https?$/, error: 'destination must be an http or https address' })
   .max(2000, 'destination must be at most 2000 characters')
-  .refine((v) => !v.includes('\u0000'), 'destination must not contain a NUL character');
+  .check(storable('destination'));
 
 /** POST /api/staff/requests/:id/tracking-links */
 export const NewTrackingLinkBody = z.strictObject({

@@ -1,16 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { unstorableText } from '../../domain/text.ts';
 import { HttpError } from '../errors.ts';
-
-/** A UTF-16 half of a pair without its other half: JSON can carry it ("\ud800"), PostgreSQL cannot store it. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Why this text cannot be stored, or null. */
-export function unstorableText(text: string): string | null {
-  if (text.includes('\u0000')) return 'must not contain a NUL character';
-  if (LONE_SURROGATE.test(text)) return 'must not contain invalid Unicode (an unpaired surrogate)';
-  return null;
-}
 
 /** The first text (key or value) in a parsed input that cannot be stored: its path and why. */
 export function findUnstorable(value: unknown, path: string[] = []): { path: string; reason: string } | null {
