@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { UUID } from './storage.ts';
 
 /** How long a download link stays valid. Short, because whoever holds the link can download the file. */
 export const LINK_TTL_MS = 15 * 60 * 1000;
@@ -15,7 +16,7 @@ export interface SignedLinks {
   /** A relative link `/api/download/<token>` to the stored file with this `files.id`, valid for LINK_TTL_MS. */
   link(fileId: string, ttlMs?: number): string;
   /** The file id a token grants, or why it grants nothing. */
-  verify(token: string): { ok: true; fileId: string } | { ok: false; reason: 'invalid' | 'expired' };
+  verify(token: string): { ok: true; fileId: string } | { ok: false; reason: 'invalid' | 'expired' | 'not-found' };
 }
 
 /**
@@ -36,13 +37,15 @@ export function createSignedLinks(secret: string, opts: { ttlMs?: number; now?: 
       return `${DOWNLOAD_PATH}${payload}.${sign(payload)}`;
     },
     verify(token) {
-      const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token);
+      const match = /^([^.]{1,64})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token);
       if (!match) return { ok: false, reason: 'invalid' };
       const [, fileId, expires, signature] = match;
       const expected = Buffer.from(sign(`${fileId}.${expires}`));
       const given = Buffer.from(signature);
       if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'invalid' };
       if (Number(expires) < now()) return { ok: false, reason: 'expired' };
+      // Signed by us yet naming no file id: no such file (and never a failed uuid query).
+      if (!UUID.test(fileId)) return { ok: false, reason: 'not-found' };
       return { ok: true, fileId };
     },
   };

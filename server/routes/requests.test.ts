@@ -280,9 +280,11 @@ describe('requests, refunds, final files, live details and billing', () => {
       expect(res.statusCode).toBe(410);
       expect(res.json().error.code).toBe('LINK_EXPIRED');
       expect((await t.app.inject({ url: '/api/download/garbage' })).statusCode).toBe(403);
-      // Correctly signed, but the id is not a UUID: refused as a bad link, never a failed uuid query (500).
+      // Correctly signed, but the id is not a UUID: no such file, never a failed uuid query (500).
       const notUuid = createSignedLinks(t.services.config.downloadSecret).link('-'.repeat(36));
-      expect((await t.app.inject({ url: notUuid })).json().error.code).toBe('INVALID_LINK');
+      const missing = await t.app.inject({ url: notUuid });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json().error.code).toBe('NOT_FOUND');
     });
   });
 

@@ -272,6 +272,7 @@ export async function requestRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const verdict = links.verify(request.params.token);
       if (!verdict.ok) {
+        if (verdict.reason === 'not-found') throw notFound('File not found');
         throw verdict.reason === 'expired'
           ? new HttpError(410, 'LINK_EXPIRED', 'This download link has expired. Open the download again to get a new one.')
           : new HttpError(403, 'INVALID_LINK', 'This download link is not valid.');
