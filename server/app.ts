@@ -50,8 +50,10 @@ import { userRoutes } from './routes/user.ts';
  * encapsulated plugin under /api that reads them (app.db, app.events, request.user, …).
  */
 export async function buildApp(services: Services, opts: { logger?: boolean; logStream?: { write(line: string): void } } = {}): Promise<FastifyInstance> {
+  const logEveryRequest = (services.config.LOG_REQUESTS ?? (services.config.NODE_ENV === 'production' ? 'errors' : 'all')) === 'all';
   const app = Fastify({
     logger: opts.logger || opts.logStream ? { level: 'info', serializers: logSerializers, ...(opts.logStream ? { stream: opts.logStream } : {}) } : false,
+    disableRequestLogging: !logEveryRequest,
     bodyLimit: 1024 * 1024,
     // Firebase uids run to 128 characters; the default cap of 100 would answer 414 before our validation.
     routerOptions: { maxParamLength: 200 },
@@ -59,7 +61,8 @@ export async function buildApp(services: Services, opts: { logger?: boolean; log
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.setErrorHandler(errorHandler(app));
+  app.setErrorHandler(errorHandler());
+  if (!logEveryRequest) app.addHook('onResponse', logFailedRequest);
 
   await registerServices(app, services);
   await app.register(trackingPlugin);
@@ -158,7 +161,12 @@ function cspDirectives(config: Config) {
   };
 }
 
-function errorHandler(app: FastifyInstance) {
+/** With request logging off, a request answered 4xx or 5xx still gets its line (and its request id). */
+async function logFailedRequest(request: FastifyRequest, reply: FastifyReply) {
+  if (reply.statusCode >= 400) request.log.warn({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request failed');
+}
+
+function errorHandler() {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const message = error.validation
@@ -179,7 +187,8 @@ function errorHandler(app: FastifyInstance) {
     if (status < 500) {
       return reply.status(status).send({ error: { code: error.code ?? 'BAD_REQUEST', message: error.message } });
     }
-    app.log.error({ err: error, url: request.url }, 'unhandled error');
+    // The request's own logger: the line carries its request id, and the address goes through the redacting serializer.
+    request.log.error({ err: error, req: request }, 'unhandled error');
     return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
   };
 }

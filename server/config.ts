@@ -50,6 +50,12 @@ const Env = z
     LEAD_UPLOAD_MB_PER_DAY: z.coerce.number().int().positive().default(50),
     /** Uploads (multipart requests) one user may have in flight on one instance: each holds a connection and a stream into storage. */
     UPLOADS_IN_FLIGHT_PER_USER: z.coerce.number().int().positive().default(2),
+    /**
+     * Which requests the log records: every one, or only those answered 4xx/5xx (each with its request
+     * id). Unset: errors only in production, where a line per request would cost every request a fixed
+     * share; every request elsewhere.
+     */
+    LOG_REQUESTS: z.enum(['all', 'errors']).optional(),
     /** Test-only fault injection (server/plugins/faults.ts) for the offline and chaos tests. */
     TEST_FAULTS: z.enum(['0', '1']).default('0'),
   })

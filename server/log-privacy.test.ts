@@ -41,3 +41,26 @@ describe('the request log of a run', () => {
     expect(log).not.toContain('cursor=0');
   });
 });
+
+describe('the request log in production (LOG_REQUESTS=errors)', () => {
+  const lines: string[] = [];
+  let t: TestApp;
+  let user: TestUser;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { LOG_REQUESTS: 'errors' }, logStream: { write: (line) => void lines.push(line) } });
+    user = await t.user({ client: true });
+  });
+  afterAll(() => t?.close());
+
+  it('writes nothing for an answered request and one line, with its request id, for a failed one', async () => {
+    lines.length = 0;
+    expect((await t.app.inject({ url: '/api/sync?cursor=0&limit=5', headers: user.headers })).statusCode).toBe(200);
+    expect(lines).toEqual([]);
+    const missing = await t.app.inject({ url: '/api/user/files/00000000-0000-4000-8000-000000000000', headers: user.headers });
+    expect(missing.statusCode).toBe(404);
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0]) as { level: number; reqId: string; msg: string; req: { url: string }; res: { statusCode: number } };
+    expect(line).toMatchObject({ level: 40, msg: 'request failed', req: { url: '/api/user/files/00000000-0000-4000-8000-000000000000' }, res: { statusCode: 404 } });
+    expect(line.reqId).toBeTruthy();
+  });
+});
