@@ -123,7 +123,8 @@ export function createDiskStorage(dir: string, maxBytes: number): Storage {
       const facts: Partial<StoredFile> = {};
       await mkdir(dir, { recursive: true });
       try {
-        await pipeline(Readable.from(checkedBytes(source, originalName, maxBytes, facts)), createWriteStream(fileOf(storedName), { flags: 'wx' }));
+        // Straight from the checking generator into the file: each chunk is pulled only when the file takes it.
+        await pipeline(checkedBytes(source, originalName, maxBytes, facts), createWriteStream(fileOf(storedName), { flags: 'wx' }));
       } catch (err) {
         await rm(fileOf(storedName), { force: true });
         throw err;
@@ -141,8 +142,8 @@ export function createDiskStorage(dir: string, maxBytes: number): Storage {
   return storage;
 }
 
-/** Rows of at most this many bytes: small enough that 20 uploads at once stay within a few MB each. */
-export const DB_CHUNK_BYTES = 256 * 1024;
+/** Rows of at most this many bytes: an upload holds one row and its hex-encoded query at a time, well under 1 MB. */
+export const DB_CHUNK_BYTES = 128 * 1024;
 
 /**
  * Files as rows of file_chunks in the shared PostgreSQL, so every instance reads what another

@@ -495,7 +495,7 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 /**
  * Uploaded and generated files kept in the database when several instances share one PostgreSQL
  * (server/storage.ts, docs/decisions/013-file-storage.md): every instance can read what another
- * stored. Chunks of at most 1 MB keep writes and reads streamed, never a whole file in memory.
+ * stored. Chunks of DB_CHUNK_BYTES (128 KB) keep writes and reads streamed, never a whole file in memory.
  */
 export const fileChunks = pgTable(
   'file_chunks',
