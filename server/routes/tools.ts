@@ -48,9 +48,10 @@ const Created = z.object({ data: ProductRequest });
 
 /**
  * POST /api/{hrefBackend} for each tool of the catalogue. A submission is stored whole or not at all:
- * files are written first, the request, its file rows and its Idempotency-Key record in one
- * transaction, and the written files are removed again if anything after them fails. A rerun of a
- * key whose request is stored (a crashed attempt taken over) answers that request and writes nothing.
+ * its files stream into storage while the body is read (server/plugins/uploads.ts), then the request,
+ * its file rows and its Idempotency-Key record go in one transaction; the files are kept only when
+ * that commits, else removed before the answer. A rerun of a key whose request is stored (a crashed
+ * attempt taken over) answers that request and keeps nothing new.
  */
 export async function toolRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();

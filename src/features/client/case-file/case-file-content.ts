@@ -27,6 +27,12 @@ export interface CaseSection {
 
 const byTime = <T>(at: (x: T) => string) => (a: T, b: T) => Date.parse(at(a)) - Date.parse(at(b));
 
+/** A section listing `items` oldest first, its heading given their count, or the one line `none` when there are none. */
+function listSection<T>(heading: (count: number) => string, items: T[], at: (x: T) => string, line: (x: T) => string | string[], none: string): CaseSection {
+  const sorted = [...items].sort(byTime(at));
+  return { heading: heading(sorted.length), lines: sorted.length ? sorted.map(line) : [none] };
+}
+
 function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB (${bytes} bytes)`;
@@ -94,70 +100,67 @@ export function caseFileSections(data: CaseData): CaseSection[] {
       : ['The initial form has not been filled in.'],
   });
 
-  const requests = [...data.requests].sort(byTime((r) => r.Created_Time));
-  sections.push({
-    heading: `Requests (${requests.length})`,
-    lines: requests.length
-      ? requests.map((r) => [
-          `${requestName(r)}: ${toolName(r.productRequestType)}`,
-          `Ordered ${formatDateTime(r.Created_Time)}; status ${r.status}${r.pending ? ' (not sent yet)' : ''}, last changed ${formatDateTime(r.updatedAt)}`,
-          `Price ${formatMoney(r.totalAmount)}; paid ${formatMoney(r.paid)}; left to pay ${formatMoney(r.leftToPay)}`,
-          ...(r.rejectionReason ? [`Reason given for the rejection: ${r.rejectionReason}`] : []),
-          ...Object.entries(r.requestDetails).map(([key, value]) => `${stripDetailPrefix(r.productRequestType, key)}: ${detailValue(key, value)}`),
-          ...r.attachments.map((a) => `Attached file: ${a.name}`),
-        ])
-      : ['No requests.'],
-  });
-
-  const deals = [...data.deals].sort(byTime((d) => d.Created_Time));
-  sections.push({
-    heading: `Payments and invoices (${deals.length})`,
-    lines: deals.length
-      ? deals.map((d) => `${formatDate(d.Created_Time)}: ${formatMoney(d.amount)} for ${toolName(d.productRequestType)}, ${nameOf(d.requestId)}${d.invoiceNumber ? `, invoice ${d.invoiceNumber}` : ''}`)
-      : ['No payments recorded.'],
-  });
-
-  const refunds = [...data.refunds].sort(byTime((r) => r.createdAt));
-  sections.push({
-    heading: `Refunds (${refunds.length})`,
-    lines: refunds.length
-      ? refunds.map((r) => [
-          `${formatDate(r.createdAt)}: ${r.refundRequestType.toLowerCase()} refund asked for ${nameOf(r.processId)}: ${r.reason}`,
-          `Status ${r.status}${r.decidedAt ? ` on ${formatDate(r.decidedAt)}` : ''}${r.amount !== null ? `, ${formatMoney(r.amount)}` : ''}${r.note ? `: ${r.note}` : ''}`,
-        ])
-      : ['No refunds asked for.'],
-  });
-
-  const files = [...data.files].sort(byTime((f) => f.createdAt));
-  sections.push({
-    heading: `Evidence files (${files.length})`,
-    lines: files.length ? files.map((f) => [f.name, `Uploaded ${formatDateTime(f.createdAt)}, ${size(f.size)}, ${f.contentType}`, `SHA-256 ${f.sha256}`]) : ['No files uploaded.'],
-  });
-
-  const links = [...data.trackingLinks].sort(byTime((l) => l.createdAt));
-  sections.push({
-    heading: `Track Master links (${links.length})`,
-    lines: links.length
-      ? links.map(
-          (l) =>
-            `${l.label} (${nameOf(l.productRequestId)}): ${l.visits} visit${l.visits === 1 ? '' : 's'}, ${l.previews} link preview${l.previews === 1 ? '' : 's'}${l.lastVisitAt ? `, last visit ${formatDateTime(l.lastVisitAt)}` : ''}${l.disabled ? ', disabled' : ''}`,
-        )
-      : ['No tracking links.'],
-  });
-
-  const threads = [...data.threads].sort(byTime((t) => t.createdAt));
-  sections.push({
-    heading: `Support conversation (${threads.length} thread${threads.length === 1 ? '' : 's'})`,
-    lines: threads.length
-      ? threads.map((t) => [
-          `${t.subject} (${t.status})`,
-          `${formatDateTime(t.createdAt)} client: ${t.message}`,
-          ...data.replies
-            .filter((m) => m.threadId === t.id)
-            .sort(byTime((m) => m.createdAt))
-            .map((m) => `${formatDateTime(m.createdAt)} ${m.author === 'client' ? 'client' : 'support'}: ${m.message}`),
-        ])
-      : ['No messages.'],
-  });
+  sections.push(
+    listSection(
+      (n) => `Requests (${n})`,
+      data.requests,
+      (r) => r.Created_Time,
+      (r) => [
+        `${requestName(r)}: ${toolName(r.productRequestType)}`,
+        `Ordered ${formatDateTime(r.Created_Time)}; status ${r.status}${r.pending ? ' (not sent yet)' : ''}, last changed ${formatDateTime(r.updatedAt)}`,
+        `Price ${formatMoney(r.totalAmount)}; paid ${formatMoney(r.paid)}; left to pay ${formatMoney(r.leftToPay)}`,
+        ...(r.rejectionReason ? [`Reason given for the rejection: ${r.rejectionReason}`] : []),
+        ...Object.entries(r.requestDetails).map(([key, value]) => `${stripDetailPrefix(r.productRequestType, key)}: ${detailValue(key, value)}`),
+        ...r.attachments.map((a) => `Attached file: ${a.name}`),
+      ],
+      'No requests.',
+    ),
+    listSection(
+      (n) => `Payments and invoices (${n})`,
+      data.deals,
+      (d) => d.Created_Time,
+      (d) => `${formatDate(d.Created_Time)}: ${formatMoney(d.amount)} for ${toolName(d.productRequestType)}, ${nameOf(d.requestId)}${d.invoiceNumber ? `, invoice ${d.invoiceNumber}` : ''}`,
+      'No payments recorded.',
+    ),
+    listSection(
+      (n) => `Refunds (${n})`,
+      data.refunds,
+      (r) => r.createdAt,
+      (r) => [
+        `${formatDate(r.createdAt)}: ${r.refundRequestType.toLowerCase()} refund asked for ${nameOf(r.processId)}: ${r.reason}`,
+        `Status ${r.status}${r.decidedAt ? ` on ${formatDate(r.decidedAt)}` : ''}${r.amount !== null ? `, ${formatMoney(r.amount)}` : ''}${r.note ? `: ${r.note}` : ''}`,
+      ],
+      'No refunds asked for.',
+    ),
+    listSection(
+      (n) => `Evidence files (${n})`,
+      data.files,
+      (f) => f.createdAt,
+      (f) => [f.name, `Uploaded ${formatDateTime(f.createdAt)}, ${size(f.size)}, ${f.contentType}`, `SHA-256 ${f.sha256}`],
+      'No files uploaded.',
+    ),
+    listSection(
+      (n) => `Track Master links (${n})`,
+      data.trackingLinks,
+      (l) => l.createdAt,
+      (l) =>
+        `${l.label} (${nameOf(l.productRequestId)}): ${l.visits} visit${l.visits === 1 ? '' : 's'}, ${l.previews} link preview${l.previews === 1 ? '' : 's'}${l.lastVisitAt ? `, last visit ${formatDateTime(l.lastVisitAt)}` : ''}${l.disabled ? ', disabled' : ''}`,
+      'No tracking links.',
+    ),
+    listSection(
+      (n) => `Support conversation (${n} thread${n === 1 ? '' : 's'})`,
+      data.threads,
+      (t) => t.createdAt,
+      (t) => [
+        `${t.subject} (${t.status})`,
+        `${formatDateTime(t.createdAt)} client: ${t.message}`,
+        ...data.replies
+          .filter((m) => m.threadId === t.id)
+          .sort(byTime((m) => m.createdAt))
+          .map((m) => `${formatDateTime(m.createdAt)} ${m.author === 'client' ? 'client' : 'support'}: ${m.message}`),
+      ],
+      'No messages.',
+    ),
+  );
   return sections;
 }
