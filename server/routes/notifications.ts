@@ -58,7 +58,8 @@ export async function notificationRoutes(app: FastifyInstance) {
         .values({ userId: uid, readUpTo: seen.createdAt })
         .onConflictDoUpdate({
           target: notificationReads.userId,
-          set: { readUpTo: sql`greatest(${notificationReads.readUpTo}, excluded.read_up_to)`, updatedAt: sql`now()` },
+          // Only forward: setWhere leaves an equal or later marker as it is.
+          set: { readUpTo: sql`excluded.read_up_to`, updatedAt: sql`now()` },
           setWhere: sql`${notificationReads.readUpTo} < excluded.read_up_to`,
         })
         .returning();
