@@ -104,7 +104,7 @@ test('the case file downloads offline with the references, status history, SHA-2
   expect(text).toContain('bank-statement.pdf');
   expect(text).toContain(`sent with ${disputeRef} (id ${dispute.id})`);
   expect(text).toContain(`SHA-256 ${sha256Of(attachment)}`);
-  expect(text).toContain(`(${attachment.length} bytes)`);
+  expect(text).toContain(`, ${attachment.length} bytes, sent with ${disputeRef}`);
   // Paid in full: the visit itself, from Lagos.
   expect(text).toContain('Track Master visits (1 request)');
   expect(text).toMatch(new RegExp(`via "Receipt for the seller": IP ${VISITOR_IP.replaceAll('.', '\\.')}, [^\\n]*Nigeria`));
