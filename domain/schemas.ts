@@ -87,6 +87,24 @@ export const Deal = z.object({
 });
 export type Deal = z.infer<typeof Deal>;
 
+/**
+ * A file sent with the order. Size, SHA-256 and upload time come with the delta feed (the files row of the
+ * attachment); an optimistic row and the purchase's answer carry only id, field and name.
+ */
+export const RequestAttachment = z.object({
+  id: z.string(),
+  field: z.string(),
+  name: z.string(),
+  size: z.number().int().nonnegative().optional(),
+  sha256: z.string().optional(),
+  uploadedAt: z.string().optional(),
+});
+export type RequestAttachment = z.infer<typeof RequestAttachment>;
+
+/** One status a request entered and when: client-visible facts only (never who made the change). */
+export const StatusChange = z.object({ status: RequestStatus, at: z.string() });
+export type StatusChange = z.infer<typeof StatusChange>;
+
 export const ProductRequest = z.object({
   id: z.string(),
   productRequestType: ToolNameBackendSchema,
@@ -102,10 +120,15 @@ export const ProductRequest = z.object({
   paid: z.number(),
   leftToPay: z.number().nullable(),
   requestDetails: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
-  attachments: z.array(z.object({ id: z.string(), field: z.string(), name: z.string() })),
+  attachments: z.array(RequestAttachment),
   updatedAt: z.string(),
   /** Why staff rejected it, shown in Request Details; null unless Rejected. */
   rejectionReason: z.string().nullable().default(null),
+  /**
+   * Every status the request entered, oldest first, starting with Pending at its creation (the delta feed
+   * builds it from the audit rows of its status changes). Absent from other answers and optimistic rows.
+   */
+  statusHistory: z.array(StatusChange).optional(),
   /** The command that created it, when it came through the outbox (see the sync's retiring of optimistic rows). */
   commandId: z.string().optional(),
 });

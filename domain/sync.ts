@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RequestStatus } from './enums.ts';
 import { NotificationRead } from './notification-reads.ts';
-import { ContactReply, ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, UserFile } from './schemas.ts';
+import { ContactReply, ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, StatusChange, UserFile } from './schemas.ts';
 import type { ToolNameBackend } from './tools.ts';
 import { TrackingLink } from './tracking.ts';
 
@@ -54,7 +54,11 @@ const clientTool = openValue<ToolNameBackend>();
 
 /** How the client reads each list of a sync page, one row at a time. */
 export const syncRowSchemas = {
-  requests: ProductRequest.extend({ status: openValue<RequestStatus>(), productRequestType: clientTool }),
+  requests: ProductRequest.extend({
+    status: openValue<RequestStatus>(),
+    productRequestType: clientTool,
+    statusHistory: z.array(StatusChange.extend({ status: openValue<RequestStatus>() })).optional(),
+  }),
   deals: Deal.extend({ productRequestType: clientTool }),
   refunds: RefundRequest.extend({ tool: clientTool }),
   notifications: NotificationItem,

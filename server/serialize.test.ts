@@ -44,6 +44,18 @@ describe('toRequest', () => {
     expect(r.Created_Time).toBe('2026-03-01T10:00:00.000Z');
     expect(r.updatedAt).toBe('2026-03-02T10:00:00.000Z');
     expect(r.attachments).toEqual([{ id: 'f1', field: 'bankStatement', name: 'a.pdf' }]);
+    expect(r).not.toHaveProperty('statusHistory');
+  });
+
+  it('adds the feed’s extras: the status history and each attachment’s size, SHA-256 and upload time', () => {
+    const statusHistory = [{ status: 'Pending' as const, at: '2026-03-01T10:00:00.000Z' }];
+    const file = { size: 10, sha256: 'c'.repeat(64), uploadedAt: '2026-03-01T10:00:00.000Z' };
+    const r = toRequest(request({ attachments: [{ id: 'f1', field: 'bankStatement', name: 'a.pdf' }, { id: 'f2', field: 'x', name: 'b.pdf' }] }), { statusHistory, attachments: new Map([['f1', file]]) });
+    expect(r.statusHistory).toEqual(statusHistory);
+    expect(r.attachments).toEqual([
+      { id: 'f1', field: 'bankStatement', name: 'a.pdf', ...file },
+      { id: 'f2', field: 'x', name: 'b.pdf' },
+    ]);
   });
 });
 

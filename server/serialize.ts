@@ -1,6 +1,7 @@
 import type { Deal, ProductRequest, Profile, RefundRequest, Visit } from '../domain/schemas.ts';
 import type { StaffClient, StaffDeal, StaffFile, StaffRefund, StaffRequest } from '../domain/staff.ts';
 import type { deals, files, productRequests, refunds, users, visits } from './db/schema.ts';
+import type { RequestExtras } from './request-extras.ts';
 import { toUserFile } from './serialize-messages.ts';
 import { INVOICE_LINK_TTL_MS, type SignedLinks } from './signed-links.ts';
 
@@ -49,7 +50,11 @@ export function isFullyPaid(row: Pick<RequestRow, 'totalAmount' | 'paid'>): bool
   return left !== null && left <= 0;
 }
 
-export function toRequest(row: RequestRow): ProductRequest {
+/**
+ * `extras` (server/request-extras.ts): the status history and the attachments' size, SHA-256 and upload time,
+ * which the delta feed adds; other answers leave them out.
+ */
+export function toRequest(row: RequestRow, extras?: RequestExtras): ProductRequest {
   return {
     id: row.id,
     productRequestType: row.productRequestType as ProductRequest['productRequestType'],
@@ -61,9 +66,10 @@ export function toRequest(row: RequestRow): ProductRequest {
     paid: row.paid,
     leftToPay: leftToPay(row),
     requestDetails: (row.requestDetails ?? {}) as ProductRequest['requestDetails'],
-    attachments: ((row.attachments ?? []) as ProductRequest['attachments']).map((a) => ({ id: a.id, field: a.field, name: a.name })),
+    attachments: ((row.attachments ?? []) as ProductRequest['attachments']).map((a) => ({ id: a.id, field: a.field, name: a.name, ...extras?.attachments.get(a.id) })),
     updatedAt: iso(row.updatedAt),
     rejectionReason: row.rejectionReason,
+    ...(extras ? { statusHistory: extras.statusHistory } : {}),
     ...(row.clientKey ? { commandId: row.clientKey } : {}),
   };
 }

@@ -93,7 +93,7 @@ export async function requestRoutes(app: FastifyInstance) {
       return {
         data: tools.map((tool) => ({
           productRequestType: tool.ToolNameBackend,
-          requests: requestRows.filter((r) => r.productRequestType === tool.ToolNameBackend).map(toRequest),
+          requests: requestRows.filter((r) => r.productRequestType === tool.ToolNameBackend).map((row) => toRequest(row)),
           deals: dealRows.filter((d) => d.productRequestType === tool.ToolNameBackend).map((d) => toDeal(d, links)),
         })),
       };
@@ -124,7 +124,7 @@ export async function requestRoutes(app: FastifyInstance) {
         .from(productRequests)
         .where(and(eq(productRequests.userId, request.user.uid), eq(productRequests.toolId, tool.id)))
         .orderBy(desc(productRequests.createdAt));
-      return { data: rows.map(toRequest) };
+      return { data: rows.map((row) => toRequest(row)) };
     },
   );
 

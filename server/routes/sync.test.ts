@@ -293,6 +293,72 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
     expect(JSON.stringify(page)).not.toContain(rows[3].id);
   });
 
+  it('a request comes with its status history from the staff’s status changes: statuses and times only, no one’s name', async () => {
+    const [u, other, staff] = await Promise.all([t.user({ client: true }), t.user({ client: true }), t.user({ staff: true })]);
+    const { page: start } = await pull(u);
+    const move = async (id: string, body: Record<string, unknown>) => {
+      const res = await t.app.inject({ method: 'POST', url: `/api/staff/requests/${id}/transition`, headers: staff.headers, payload: body });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const make = async (uid: string) => (await t.services.db.insert(productRequests).values({ userId: uid, toolId: 'bank-dispute', productRequestType: 'BANK_DISPUTE' }).returning())[0];
+    const [mine, theirs] = await Promise.all([make(u.uid), make(other.uid)]);
+    for (const req of [mine, theirs]) {
+      await move(req.id, { to: 'Waiting for actions', version: 1, totalAmount: 500 });
+      await move(req.id, { to: 'In Progress', version: 2 });
+    }
+    await move(mine.id, { to: 'Rejected', version: 3, reason: 'We cannot act in your country.' });
+
+    const { page } = await pull(u, start.cursor);
+    expect(page.requests.map((r) => r.id)).toEqual([mine.id]);
+    const history = page.requests[0].statusHistory!;
+    expect(history.map((h) => h.status)).toEqual(['Pending', 'Waiting for actions', 'In Progress', 'Rejected']);
+    expect(history[0].at).toBe(new Date(mine.createdAt).toISOString());
+    expect(history.map((h) => Date.parse(h.at))).toEqual(history.map((h) => Date.parse(h.at)).sort((a, b) => a - b));
+    expect(Object.keys(history[1]).sort()).toEqual(['at', 'status']);
+    const text = JSON.stringify(page);
+    expect(text).not.toContain(staff.email);
+    expect(text).not.toContain(staff.uid);
+    expect(text).not.toContain(theirs.id);
+    // The other client's history is theirs alone: three statuses, none of the first client's rejection.
+    const { page: theirPage } = await pull(other);
+    expect(theirPage.requests.find((r) => r.id === theirs.id)!.statusHistory!.map((h) => h.status)).toEqual(['Pending', 'Waiting for actions', 'In Progress']);
+  });
+
+  it('a status written without an audit row (the demo seed) still ends the history, as of the row’s last change', async () => {
+    const u = await t.user();
+    const { page: start } = await pull(u);
+    const [req] = await t.services.db.insert(productRequests).values({ userId: u.uid, toolId: 'x', productRequestType: TOOL, status: 'Done', totalAmount: 10 }).returning();
+    const { page } = await pull(u, start.cursor);
+    expect(page.requests[0].statusHistory).toEqual([
+      { status: 'Pending', at: new Date(req.createdAt).toISOString() },
+      { status: 'Done', at: new Date(req.updatedAt).toISOString() },
+    ]);
+  });
+
+  it('purchase attachments come with their size, SHA-256 and upload time; another user’s never', async () => {
+    const [u, other] = await Promise.all([t.user(), t.user()]);
+    const { page: start } = await pull(u);
+    const attach = async (uid: string, sha256: string) => {
+      const [req] = await t.services.db.insert(productRequests).values({ userId: uid, toolId: 'x', productRequestType: TOOL }).returning();
+      const [file] = await t.services.db
+        .insert(files)
+        .values({ userId: uid, kind: 'attachment', requestId: req.id, field: 'proof', originalName: 'proof.pdf', storedName: 's', contentType: 'application/pdf', size: 1234, sha256 })
+        .returning();
+      await t.services.db
+        .update(productRequests)
+        .set({ attachments: [{ id: file.id, field: 'proof', name: 'proof.pdf' }] })
+        .where(eq(productRequests.id, req.id));
+      return file;
+    };
+    const mine = await attach(u.uid, 'a'.repeat(64));
+    const theirs = await attach(other.uid, 'b'.repeat(64));
+    const { page } = await pull(u, start.cursor);
+    expect(page.requests).toHaveLength(1);
+    expect(page.requests[0].attachments).toEqual([{ id: mine.id, field: 'proof', name: 'proof.pdf', size: 1234, sha256: 'a'.repeat(64), uploadedAt: new Date(mine.createdAt).toISOString() }]);
+    expect(JSON.stringify(page)).not.toContain(theirs.sha256);
+    expect(JSON.stringify(page)).not.toContain(theirs.id);
+  });
+
   it('a deal’s invoice is a signed download link, not the stored file id', async () => {
     const u = await t.user();
     const { page: start } = await pull(u);

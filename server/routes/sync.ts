@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { SyncPage, SyncQuery, emptySyncPage } from '../../domain/sync.ts';
 import type { Db } from '../db/client.ts';
 import { contactReplies, contactRequests, deals, files, notificationReads, notifications, productRequests, refunds, trackingLinks, users } from '../db/schema.ts';
+import { requestExtras } from '../request-extras.ts';
 import { toDeal, toProfile, toRefund, toRequest } from '../serialize.ts';
 import { toContactReply, toContactRequest, toNotification, toNotificationRead, toUserFile } from '../serialize-messages.ts';
 import { createSignedLinks } from '../signed-links.ts';
@@ -88,7 +89,11 @@ export async function syncRoutes(app: FastifyInstance) {
             .from(productRequests)
             .where(and(owned.r, range(productRequests)))
             .orderBy(asc(productRequests.seq))
-            .then((rows) => void (page.requests = rows.map(toRequest))),
+            .then(async (rows) => {
+              // Their status history and attachment hashes: two more queries, only for a page with requests.
+              const extras = await requestExtras(app.db, uid, rows);
+              page.requests = rows.map((row) => toRequest(row, extras.get(row.id)));
+            }),
         has.has('d') &&
           app.db
             .select()

@@ -108,4 +108,18 @@ describe('a late purchase answer', () => {
     const rows = await answerAfterPull({ status: 'In Progress', updatedAt: '2026-03-01T10:00:00.000Z' }, { status: 'Pending', updatedAt: '2026-03-01T10:00:00Z' });
     expect(rows.map((r) => r.status)).toEqual(['Pending']);
   });
+
+  it('keeps what only the pull carried (status history, attachment hashes) when the answer wins the tie', async () => {
+    const id = await queuePurchase(db, findTool('track-master')!, { values: { fraudType: 'crypto', fraudUrl: 'https://x.example' }, files: [] });
+    const command = (await db.outbox.get({ id })) as OutboxCommand;
+    const at = '2026-03-01T10:00:00.000Z';
+    const hashed = { id: 'f1', field: 'proof', name: 'p.pdf', size: 5, sha256: 'd'.repeat(64), uploadedAt: at };
+    const statusHistory = [{ status: 'Pending', at }];
+    await pull(db, async () => ({ ...emptySyncPage('8'), requests: [{ ...serverRow(id, 'Pending', at), attachments: [hashed], statusHistory }] }));
+    const answer = { ...serverRow(id, 'Pending', at), attachments: [{ id: 'f1', field: 'proof', name: 'p.pdf' }] };
+    await db.transaction('rw', commandTables(db), () => commandKinds.purchase.confirm(db, command, answer));
+    const [row] = await db.requests.toArray();
+    expect(row.attachments).toEqual([hashed]);
+    expect(row.statusHistory).toEqual(statusHistory);
+  });
 });

@@ -105,9 +105,21 @@ const purchase: CommandKindDef<PurchaseBody> = {
     await db.requests.delete(command.target.id);
     // A pull may already hold a newer version (a status change right after the order): keep it.
     const known = await db.requests.get(request.id);
-    if (!known || !isStrictlyLater(known.updatedAt, request.updatedAt)) await db.requests.put(request);
+    if (!known || !isStrictlyLater(known.updatedAt, request.updatedAt)) await db.requests.put(withFeedFacts(request, known));
   },
 };
+
+/**
+ * The purchase's answer lacks what only the feed carries (status history, attachment hashes: server/request-extras.ts).
+ * When a pull got there first, its facts stay on the row instead of vanishing until the request next changes.
+ */
+export function withFeedFacts(answer: ProductRequest, known: LocalRequest | undefined): ProductRequest {
+  if (!known) return answer;
+  const fromFeed = new Map(known.attachments.map((a) => [a.id, a]));
+  const attachments = answer.attachments.map((a) => ({ ...fromFeed.get(a.id), ...a }));
+  const statusHistory = answer.statusHistory ?? known.statusHistory;
+  return { ...answer, attachments, ...(statusHistory ? { statusHistory } : {}) };
+}
 
 /**
  * Compared as instants, not as text: "…10:00:00.5Z" is later than "…10:00:00Z" although it sorts before it.

@@ -73,6 +73,9 @@ export interface StaffCopy<T> {
   fetchedAt: number;
 }
 
+/** The meta row holding the delta feed's cursor (src/lib/sync/pull.ts). */
+export const SYNC_CURSOR_KEY = 'syncCursor';
+
 export interface MetaRow {
   key: string;
   value: unknown;
@@ -126,6 +129,12 @@ export class PortalDb extends Dexie {
     this.version(3).stores({ contactReplies: 'id, threadId, createdAt', staffClients: 'key', staffRequests: 'key', staffQueue: 'key' });
     this.version(4).stores({ trackingLinks: 'id, productRequestId' });
     this.version(5).stores({ notificationReads: 'userId' });
+    // The feed's request rows gained their status history and attachment hashes (the case file, issue 15). A
+    // replica written before reads the feed again from the start, once, so rows unchanged since get them too;
+    // every row is put again, which is safe (as the sync-health Retry does). (Version 6 is another table's.)
+    this.version(7)
+      .stores({})
+      .upgrade((tx) => tx.table<MetaRow, string>('meta').delete(SYNC_CURSOR_KEY));
   }
 }
 

@@ -2,10 +2,9 @@ import { z } from 'zod';
 import type { Profile } from '../../../domain/schemas.ts';
 import { LooseSyncPage, type RejectedSyncRow, type SyncPage, readSyncPage } from '../../../domain/sync.ts';
 import { apiGet } from '../api.ts';
-import type { PortalDb } from '../db.ts';
+import { type PortalDb, SYNC_CURSOR_KEY } from '../db.ts';
 import { putReadMarker } from '../notification-reads.ts';
 
-const CURSOR_KEY = 'syncCursor';
 /** The sync's health, kept in the replica so the offline indicator can show it (see health.ts). */
 export const LAST_SYNC_KEY = 'lastSyncedAt';
 export const SYNC_ERROR_KEY = 'syncError';
@@ -29,7 +28,7 @@ export type FetchSyncPage = (cursor: string) => Promise<unknown>;
 export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPage): Promise<number> {
   let applied = 0;
   for (;;) {
-    const cursor = Cursor.parse((await db.meta.get(CURSOR_KEY))?.value);
+    const cursor = Cursor.parse((await db.meta.get(SYNC_CURSOR_KEY))?.value);
     const { page, rejected } = readPage(await fetchPage(cursor));
     await applyPage(db, page, rejected);
     applied += pageSize(page);
@@ -63,7 +62,7 @@ export async function applyPage(db: PortalDb, page: SyncPage, rejected: Rejected
     for (const marker of page.notificationReads) await putReadMarker(db, marker);
     await retireConfirmedCommands(db, [...page.requests, ...page.refunds, ...page.contactRequests, ...page.contactReplies]);
     if (rejected.length) await setAside(db, rejected);
-    await db.meta.put({ key: CURSOR_KEY, value: page.cursor });
+    await db.meta.put({ key: SYNC_CURSOR_KEY, value: page.cursor });
     await db.meta.put({ key: LAST_SYNC_KEY, value: Date.now() });
     await db.meta.delete(SYNC_ERROR_KEY);
   });
@@ -86,7 +85,7 @@ async function setAside(db: PortalDb, rows: RejectedSyncRow[]): Promise<void> {
  */
 export async function rereadFromStart(db: PortalDb): Promise<void> {
   await db.transaction('rw', db.meta, async () => {
-    await db.meta.delete(CURSOR_KEY);
+    await db.meta.delete(SYNC_CURSOR_KEY);
     await db.meta.delete(REJECTED_ROWS_KEY);
   });
 }

@@ -1,5 +1,7 @@
+import { statusLabelOf } from '../../../../domain/enums.ts';
 import { formatDate, formatDateTime, formatMoney } from '../../../../domain/format.ts';
-import type { ContactReply, ContactRequest, Deal, Profile, UserFile } from '../../../../domain/schemas.ts';
+import type { ContactReply, ContactRequest, Deal, LiveDetails, Profile, UserFile, Visit } from '../../../../domain/schemas.ts';
+import { texts } from '../../../../domain/texts.ts';
 import { requestRef, stripDetailPrefix, toolByBackendName } from '../../../../domain/tools.ts';
 import type { TrackingLink } from '../../../../domain/tracking.ts';
 import type { LocalRefund, LocalRequest } from '../../../lib/db.ts';
@@ -12,6 +14,8 @@ export interface CaseData {
   refunds: LocalRefund[];
   files: UserFile[];
   trackingLinks: TrackingLink[];
+  /** Live Details as last fetched (by the popup or the case file page): Track Master visits once paid, a row count before. */
+  liveDetails: (LiveDetails & { fetchedAt: number })[];
   threads: ContactRequest[];
   replies: ContactReply[];
   /** When the device last heard from the server (ms), if ever. */
@@ -49,6 +53,79 @@ function requestName(request: Pick<LocalRequest, 'id' | 'productRequestType' | '
   return ref ? `${ref} (id ${request.id})` : `Request id ${request.id}`;
 }
 
+/** "Pending 02/10/2026 09:00; Awaiting Payment 03/10/2026 10:15": every status the request entered, oldest first. */
+function statusHistoryLine(request: LocalRequest): string {
+  if (request.pending) return 'Status history: starts when the request is sent.';
+  if (!request.statusHistory?.length) return 'Status history: not on this device yet (it comes with the next update from the portal).';
+  return `Status history: ${request.statusHistory.map((change) => `${statusLabelOf(change.status)} ${formatDateTime(change.at)}`).join('; ')}`;
+}
+
+/** A file listed as evidence: a general upload or a file sent with an order, with what proves its content. */
+interface EvidenceFile {
+  name: string;
+  uploadedAt: string | undefined;
+  /** Sorts the list; a file whose upload time the device does not have yet sorts by its request's. */
+  at: string;
+  size: number | undefined;
+  sha256: string | undefined;
+  what: string;
+}
+
+function evidenceFiles(data: CaseData, nameOf: (id: string) => string): EvidenceFile[] {
+  const general = data.files.map((f) => ({ name: f.name, uploadedAt: f.createdAt, at: f.createdAt, size: f.size, sha256: f.sha256, what: f.contentType }));
+  const attached = data.requests.flatMap((r) =>
+    r.attachments.map((a) => ({ name: a.name, uploadedAt: a.uploadedAt, at: a.uploadedAt ?? r.Created_Time, size: a.size, sha256: a.sha256, what: `sent with ${nameOf(r.id)}` })),
+  );
+  return [...general, ...attached];
+}
+
+function evidenceLines(f: EvidenceFile): string[] {
+  if (!f.uploadedAt || f.size === undefined || !f.sha256) return [f.name, `Not yet confirmed by the portal on this device, ${f.what}`, 'SHA-256 not on this device yet'];
+  return [f.name, `Uploaded ${formatDateTime(f.uploadedAt)}, ${size(f.size)}, ${f.what}`, `SHA-256 ${f.sha256}`];
+}
+
+/** "Chrome 131 · Android 14 · mobile". */
+function deviceOf(visit: Visit): string {
+  return [visit.browser, visit.os, visit.device].filter(Boolean).join(' · ') || 'device not known';
+}
+
+/** "Lagos, Nigeria". */
+function placeOf(visit: Visit): string {
+  const city = visit.ipDetails?.city_name;
+  return [typeof city === 'string' && city !== '-' ? city : null, visit.country].filter(Boolean).join(', ') || 'place not known';
+}
+
+function visitLine(visit: Visit, links: Map<string, TrackingLink>): string {
+  const link = visit.linkId ? links.get(visit.linkId) : undefined;
+  const via = link ? ` via "${link.label}"` : '';
+  if (visit.preview) return `${formatDateTime(visit.time)}: link preview by ${visit.preview}${via} (an app drawing the link, not a person)`;
+  const network = [visit.isp, visit.vpn ? 'VPN' : null].filter(Boolean).join(', ') || 'network not known';
+  return `${formatDateTime(visit.time)}${via}: IP ${visit.ip}, ${placeOf(visit)}; network ${network}; ${deviceOf(visit)}`;
+}
+
+/**
+ * One Track Master request's visits: the visits themselves when the device holds them (fetched once paid in full,
+ * the server's gate), otherwise how many there are and the Live Details sentence saying when they can be seen.
+ */
+function trackMasterVisits(request: LocalRequest, data: CaseData, name: string): string[] {
+  const links = data.trackingLinks.filter((l) => l.productRequestId === request.id);
+  const count = links.reduce((n, l) => n + l.visits, 0);
+  const live = data.liveDetails.find((d) => d.id === request.id);
+  const counted = `${count} visit${count === 1 ? '' : 's'} recorded`;
+  if (!live || typeof live.data === 'number') {
+    const paid = request.totalAmount !== null && request.leftToPay === 0;
+    return [name, `${counted}. ${paid ? 'Their details are not on this device yet: open this page while online to bring them.' : texts.liveDetailsUnpaid}`];
+  }
+  const byLink = new Map(links.map((l) => [l.id, l]));
+  const visits = [...live.data].sort(byTime((v) => v.time));
+  const people = visits.filter((v) => !v.preview).length;
+  return [
+    name,
+    `${people} visit${people === 1 ? '' : 's'}, as the portal listed them ${formatDateTime(live.fetchedAt)}${visits.length ? ':' : '.'}`,
+    ...visits.map((v) => visitLine(v, byLink)),
+  ];
+}
+
 function detailValue(key: string, value: unknown): string {
   // Dates are stored as timestamps (the catalogue's date fields).
   if (typeof value === 'number' && /date|time|transfer/i.test(key) && value > 1e11) return formatDate(value);
@@ -57,8 +134,8 @@ function detailValue(key: string, value: unknown): string {
 
 /**
  * The case file's text, section by section, oldest first inside each: who the client is, what they told us,
- * every request with its details and status, the money, the evidence with its SHA-256, Track Master and the
- * support conversation. Only what the device holds: it is built offline too.
+ * every request with its details and status history, the money, the evidence (general uploads and the files sent
+ * with orders) with its SHA-256, Track Master links and visits, and the support conversation. Only what the device holds: it is built offline too.
  */
 export function caseFileSections(data: CaseData): CaseSection[] {
   const { profile } = data;
@@ -107,7 +184,8 @@ export function caseFileSections(data: CaseData): CaseSection[] {
       (r) => r.Created_Time,
       (r) => [
         `${requestName(r)}: ${toolName(r.productRequestType)}`,
-        `Ordered ${formatDateTime(r.Created_Time)}; status ${r.status}${r.pending ? ' (not sent yet)' : ''}, last changed ${formatDateTime(r.updatedAt)}`,
+        `Ordered ${formatDateTime(r.Created_Time)}; status ${statusLabelOf(r.status)}${r.pending ? ' (not sent yet)' : ''}, last changed ${formatDateTime(r.updatedAt)}`,
+        statusHistoryLine(r),
         `Price ${formatMoney(r.totalAmount)}; paid ${formatMoney(r.paid)}; left to pay ${formatMoney(r.leftToPay)}`,
         ...(r.rejectionReason ? [`Reason given for the rejection: ${r.rejectionReason}`] : []),
         ...Object.entries(r.requestDetails).map(([key, value]) => `${stripDetailPrefix(r.productRequestType, key)}: ${detailValue(key, value)}`),
@@ -132,13 +210,7 @@ export function caseFileSections(data: CaseData): CaseSection[] {
       ],
       'No refunds asked for.',
     ),
-    listSection(
-      (n) => `Evidence files (${n})`,
-      data.files,
-      (f) => f.createdAt,
-      (f) => [f.name, `Uploaded ${formatDateTime(f.createdAt)}, ${size(f.size)}, ${f.contentType}`, `SHA-256 ${f.sha256}`],
-      'No files uploaded.',
-    ),
+    listSection((n) => `Evidence files (${n})`, evidenceFiles(data, nameOf), (f) => f.at, evidenceLines, 'No files uploaded.'),
     listSection(
       (n) => `Track Master links (${n})`,
       data.trackingLinks,
@@ -146,6 +218,13 @@ export function caseFileSections(data: CaseData): CaseSection[] {
       (l) =>
         `${l.label} (${nameOf(l.productRequestId)}): ${l.visits} visit${l.visits === 1 ? '' : 's'}, ${l.previews} link preview${l.previews === 1 ? '' : 's'}${l.lastVisitAt ? `, last visit ${formatDateTime(l.lastVisitAt)}` : ''}${l.disabled ? ', disabled' : ''}`,
       'No tracking links.',
+    ),
+    listSection(
+      (n) => `Track Master visits (${n} request${n === 1 ? '' : 's'})`,
+      data.requests.filter((r) => r.productRequestType === 'TRACK_MASTER' && !r.pending),
+      (r) => r.Created_Time,
+      (r) => trackMasterVisits(r, data, requestName(r)),
+      'No Track Master requests.',
     ),
     listSection(
       (n) => `Support conversation (${n} thread${n === 1 ? '' : 's'})`,

@@ -1,9 +1,13 @@
 import { Button, Card, Heading, List, Stack, Text } from '@chakra-ui/react';
 import { FileDown } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { type ReactNode, useEffect, useState } from 'react';
+import { formatDateTime } from '../../../../domain/format.ts';
 import { iconSize } from '../../../components/theme-tokens.ts';
+import type { PortalDb } from '../../../lib/db.ts';
+import { useOnline } from '../../../lib/pwa.ts';
 import { useReplica } from '../../../lib/replica.ts';
-import { downloadCaseFile } from './load-case-file.ts';
+import { downloadCaseFile, refreshTrackMasterVisits } from './load-case-file.ts';
 
 const whereToReport = [
   { who: 'The police', what: 'Report the crime where you live and ask for a crime reference number. Give it to your bank too.' },
@@ -28,6 +32,7 @@ export function CaseFilePage() {
   const db = useReplica();
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
+  const visitsAsOf = useTrackMasterVisits(db);
 
   async function download() {
     setBusy(true);
@@ -51,7 +56,7 @@ export function CaseFilePage() {
       <Card.Body pt="2">
         <Stack gap="5">
           <Text>
-            One PDF with your case: who you are, what happened, every request with its status, your payments and refunds, the evidence you uploaded with its
+            One PDF with your case: who you are, what happened, every request with its status history, your payments and refunds, the evidence you uploaded with its
             fingerprint (SHA-256), Track Master visits and your messages with support. It is made on this device, so it works offline too.
           </Text>
           <Stack gap="2" align="start">
@@ -59,6 +64,11 @@ export function CaseFilePage() {
               <FileDown size={iconSize} aria-hidden />
               Download my case file
             </Button>
+            {visitsAsOf !== null && (
+              <Text fontSize="sm" color="fg.muted" data-testid="visits-as-of">
+                Track Master visits on this device as of {formatDateTime(visitsAsOf)}.
+              </Text>
+            )}
             {failed && (
               <Text color="red.600" role="alert">
                 The case file could not be made on this device. Please try again.
@@ -84,6 +94,30 @@ export function CaseFilePage() {
       </Card.Body>
     </Card.Root>
   );
+}
+
+/**
+ * Keeps the Track Master visits on the device fresh while this page is open online: on opening, on reconnecting,
+ * and whenever a payment or a capture reaches the replica (a payment in full opens the server's gate), so the
+ * file built offline later has them.
+ */
+function useTrackMasterVisits(db: PortalDb): number | null {
+  const online = useOnline();
+  const changes = useLiveQuery(async () => {
+    const requests = await db.requests.where('productRequestType').equals('TRACK_MASTER').toArray();
+    const links = await db.trackingLinks.toArray();
+    return `${requests.map((r) => `${r.id}:${r.paid}:${r.pending ? 1 : 0}`).join()}|${links.reduce((n, l) => n + l.visits + l.previews, 0)}`;
+  }, [db]);
+  useEffect(() => {
+    if (online && changes !== undefined) void refreshTrackMasterVisits(db);
+  }, [db, online, changes]);
+  // When the copy the file will print was fetched: the oldest of them, so it never claims more than it has.
+  const asOf = useLiveQuery(async () => {
+    const ids = new Set((await db.requests.where('productRequestType').equals('TRACK_MASTER').toArray()).filter((r) => !r.pending).map((r) => r.id));
+    const copies = (await db.liveDetails.toArray()).filter((d) => ids.has(d.id));
+    return copies.length === ids.size && ids.size > 0 ? Math.min(...copies.map((d) => d.fetchedAt)) : null;
+  }, [db]);
+  return asOf ?? null;
 }
 
 function ListSection({ title, children }: { title: string; children: ReactNode }) {

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { LiveDetails } from '../../../../domain/schemas.ts';
+import { toolByBackendName } from '../../../../domain/tools.ts';
+import { apiGet } from '../../../lib/api.ts';
 import type { PortalDb } from '../../../lib/db.ts';
 import { saveBlob } from '../../../lib/save-file.ts';
 import { LAST_SYNC_KEY } from '../../../lib/sync/pull.ts';
@@ -7,18 +10,35 @@ import { caseFilePdf } from './case-file-pdf.ts';
 
 /** Reads the whole case from the replica in one transaction, so the document is one consistent moment. */
 export async function readCase(db: PortalDb, now = new Date()): Promise<CaseData> {
-  return db.transaction('r', [db.profile, db.requests, db.deals, db.refunds, db.files, db.trackingLinks, db.contactRequests, db.contactReplies, db.meta], async () => ({
+  const tables = [db.profile, db.requests, db.deals, db.refunds, db.files, db.trackingLinks, db.liveDetails, db.contactRequests, db.contactReplies, db.meta];
+  return db.transaction('r', tables, async () => ({
     profile: await db.profile.get(db.uid),
     requests: await db.requests.toArray(),
     deals: await db.deals.toArray(),
     refunds: await db.refunds.toArray(),
     files: await db.files.toArray(),
     trackingLinks: await db.trackingLinks.toArray(),
+    liveDetails: await db.liveDetails.toArray(),
     threads: await db.contactRequests.toArray(),
     replies: await db.contactReplies.toArray(),
     lastSyncedAt: z.number().nullable().catch(null).parse((await db.meta.get(LAST_SYNC_KEY))?.value ?? null),
     generatedAt: now,
   }));
+}
+
+/**
+ * Brings the Track Master visits of every sent Track Master request onto the device, into the same table Live
+ * Details keeps them in (the server's payment gate decides: the visits once paid in full, a row count before).
+ * Called by the case file page when online; a failure leaves the last copy, which the file then prints with its date.
+ */
+export async function refreshTrackMasterVisits(db: PortalDb): Promise<void> {
+  const requests = (await db.requests.where('productRequestType').equals('TRACK_MASTER').toArray()).filter((r) => !r.pending);
+  await Promise.allSettled(
+    requests.map(async (request) => {
+      const live = await apiGet(`/tools/${toolByBackendName(request.productRequestType)?.id ?? 'track-master'}/requests/${request.id}/live-details`, LiveDetails);
+      if (!db.hasBeenClosed()) await db.liveDetails.put({ ...live, fetchedAt: Date.now() });
+    }),
+  );
 }
 
 /** Builds the case file from the device's copy (no network) and hands it to the browser as a PDF. */
