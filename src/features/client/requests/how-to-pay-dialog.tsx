@@ -43,13 +43,17 @@ function HowToPayPanel({ request }: { request: LocalRequest }) {
       <Text>{requestName(request)} is waiting for your payment.</Text>
       <DataList.Root orientation="horizontal" gap="3" size="md">
         <DataList.Item>
-          <DataList.ItemLabel minWidth="40%">Amount left to pay</DataList.ItemLabel>
+          <DataList.ItemLabel width="40%" flexShrink={0}>
+            Amount left to pay
+          </DataList.ItemLabel>
           <DataList.ItemValue fontWeight="semibold" fontSize="lg" data-testid="how-to-pay-amount">
             {formatMoney(request.leftToPay)}
           </DataList.ItemValue>
         </DataList.Item>
         <DataList.Item>
-          <DataList.ItemLabel minWidth="40%">Reference to quote</DataList.ItemLabel>
+          <DataList.ItemLabel width="40%" flexShrink={0}>
+            Reference to quote
+          </DataList.ItemLabel>
           <DataList.ItemValue fontFamily="mono" fontWeight="semibold" data-testid="how-to-pay-ref">
             {ref}
           </DataList.ItemValue>
@@ -97,7 +101,10 @@ function PaymentDetails({ settings, request }: { settings: BusinessSettings; req
       <DataList.Root orientation="horizontal" gap="3" size="md" data-testid="payment-details">
         {paymentLines(settings).map(([label, value]) => (
           <DataList.Item key={label}>
-            <DataList.ItemLabel minWidth="40%">{label}</DataList.ItemLabel>
+            {/* A fixed label width: the long "IBAN / account number" would push its value out of line on phones. */}
+            <DataList.ItemLabel width="40%" flexShrink={0}>
+              {label}
+            </DataList.ItemLabel>
             <DataList.ItemValue fontFamily={label === 'Account holder' || label === 'Bank' ? undefined : 'mono'} overflowWrap="anywhere">
               {value}
             </DataList.ItemValue>
