@@ -28,7 +28,7 @@ export function Footer() {
           Version {__APP_VERSION__}
         </Text>
       </Text>
-      <HStack as="nav" aria-label="Legal" gap="4" flexWrap="wrap">
+      <HStack as="nav" aria-label="Safety and legal" gap="4" flexWrap="wrap">
         {/* Always one click away: how we contact clients and take payments, and the "Was this really us?" check. */}
         <Link asChild color="portal.nav" fontWeight="semibold">
           <RouterLink to="/stay-safe">Stay safe</RouterLink>
