@@ -1,15 +1,15 @@
 import { Box, IconButton, Menu, Portal, Spinner, Stack, Text, Tooltip } from '@chakra-ui/react';
-import { CircleAlert, Download, EllipsisVertical, FileText, Landmark, Radar, Undo2 } from 'lucide-react';
+import { CircleAlert, Download, EllipsisVertical, FileText, Radar, Undo2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { texts } from '../../../../domain/texts.ts';
 import { requestRef } from '../../../../domain/tools.ts';
 import { iconSize } from '../../../components/theme-tokens.ts';
 import type { LocalRequest } from '../../../lib/db.ts';
 import { useOnline } from '../../../lib/pwa.ts';
-import { needsPayment } from './how-to-pay.ts';
 import { type LinkState, useFinalFileLink } from './use-final-file-link.ts';
 import { toolOf } from './use-requests.ts';
 
+/** 'pay' is opened by the row's own How to pay button: the menu keeps the items spec section 4 lists. */
 export type RowAction = 'details' | 'refund' | 'live' | 'pay';
 
 function WithTooltip({ text, children }: { text: string | null; children: ReactNode }) {
@@ -57,12 +57,6 @@ export function RowActionsMenu({ request, onAction }: { request: LocalRequest; o
               <FileText size={iconSize} aria-hidden="true" />
               Request Details
             </Menu.Item>
-            {needsPayment(request) && (
-              <Menu.Item value="pay" onSelect={() => onAction('pay')}>
-                <Landmark size={iconSize} aria-hidden="true" />
-                How to pay
-              </Menu.Item>
-            )}
             {canRefund && (
               <Menu.Item value="refund" onSelect={() => onAction('refund')}>
                 <Undo2 size={iconSize} aria-hidden="true" />
