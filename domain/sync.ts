@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RequestStatus } from './enums.ts';
+import { BusinessSettings } from './business-settings.ts';
 import { NotificationRead } from './notification-reads.ts';
 import { ContactReply, ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, StatusChange, UserFile } from './schemas.ts';
 import type { ToolNameBackend } from './tools.ts';
@@ -29,12 +30,14 @@ export const SyncPage = z.object({
   trackingLinks: z.array(TrackingLink).default([]),
   /** The user's notification read marker (one row), when it moved. Absent before read state. */
   notificationReads: z.array(NotificationRead).default([]),
+  /** The business's settings (one row, the same for every user), when they changed. Absent before settings. */
+  businessSettings: z.array(BusinessSettings).default([]),
 });
 export type SyncPage = z.infer<typeof SyncPage>;
 
 /** A page with no changes: where a pull starts filling, and the whole answer when nothing changed. */
 export function emptySyncPage(cursor: string, hasMore = false): SyncPage {
-  return { cursor, hasMore, profile: null, requests: [], deals: [], refunds: [], notifications: [], contactRequests: [], contactReplies: [], files: [], trackingLinks: [], notificationReads: [] };
+  return { cursor, hasMore, profile: null, requests: [], deals: [], refunds: [], notifications: [], contactRequests: [], contactReplies: [], files: [], trackingLinks: [], notificationReads: [], businessSettings: [] };
 }
 
 // ---- the client's reading of a page: row by row, tolerant of values from a newer server ----
@@ -67,6 +70,7 @@ export const syncRowSchemas = {
   files: UserFile,
   trackingLinks: TrackingLink,
   notificationReads: NotificationRead,
+  businessSettings: BusinessSettings,
 };
 export type SyncRowList = keyof typeof syncRowSchemas;
 
@@ -87,6 +91,7 @@ export const LooseSyncPage = z.object({
   files: z.array(z.unknown()),
   trackingLinks: z.array(z.unknown()).default([]),
   notificationReads: z.array(z.unknown()).default([]),
+  businessSettings: z.array(z.unknown()).default([]),
 });
 export type LooseSyncPage = z.infer<typeof LooseSyncPage>;
 
@@ -115,6 +120,7 @@ export function readSyncPage(loose: LooseSyncPage): { page: SyncPage; rejected: 
     files: read('files', syncRowSchemas.files),
     trackingLinks: read('trackingLinks', syncRowSchemas.trackingLinks),
     notificationReads: read('notificationReads', syncRowSchemas.notificationReads),
+    businessSettings: read('businessSettings', syncRowSchemas.businessSettings),
   };
   return { page, rejected };
 }

@@ -34,6 +34,7 @@ import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { requestRoutes } from './routes/requests.ts';
+import { businessSettingsRoutes } from './routes/business-settings.ts';
 import { staffActionRoutes } from './routes/staff-actions.ts';
 import { staffReadRoutes } from './routes/staff-read.ts';
 import { staffSupportRoutes } from './routes/staff-support.ts';
@@ -125,6 +126,7 @@ const routePlugins = [
   staffSupportRoutes,
   staffSyncRoutes,
   staffTrackingRoutes,
+  businessSettingsRoutes,
   syncRoutes,
   eventRoutes,
 ];

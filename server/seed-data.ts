@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { BUSINESS_SETTINGS_ID } from '../domain/business-settings.ts';
 import type { RequestStatus } from '../domain/enums.ts';
 import { detailKey, tools, type ToolDefinition, type ToolId } from '../domain/tools.ts';
 import type { Db } from './db/client.ts';
-import { deals, files, productRequests, trackingLinks } from './db/schema.ts';
+import { businessSettings, deals, files, productRequests, trackingLinks } from './db/schema.ts';
 import type { Storage } from './storage.ts';
 import { loadIpLookup } from './tracking/ip-lookup.ts';
 import { newSlug } from './tracking/links.ts';
@@ -161,6 +162,22 @@ const visitSeeds: VisitSeed[] = [
     language: 'en-US,en;q=0.9',
   },
 ];
+
+/**
+ * The demo business's payment instructions and official channels (domain/business-settings.ts), so the How to pay
+ * panel and the "Was this really us?" check have something to show on a fresh start. Test numbers and names only.
+ */
+export const demoBusinessSettings = {
+  id: BUSINESS_SETTINGS_ID,
+  accountHolder: 'Demo Recovery Services Ltd',
+  bankName: 'Example Bank plc',
+  accountNumber: 'GB33 BUKB 2020 1555 5555 55',
+  bic: 'BUKBGB22',
+  paymentNote: 'Pay by bank transfer only. Quote the request reference so we can match your payment.',
+  officialEmails: ['support@demo.test'],
+  officialDomains: ['demo.test'],
+  officialPhones: ['+44 20 7946 0321'],
+} satisfies Omit<typeof businessSettings.$inferInsert, 'version' | 'updatedAt' | 'seq'>;
 
 /**
  * The demo client's requests, deals with invoice PDFs, final reports and Track Master visits, so every

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from './db/client.ts';
-import { users } from './db/schema.ts';
+import { businessSettings, users } from './db/schema.ts';
 import type { IdentityProvider } from './firebase.ts';
-import { seedClientData } from './seed-data.ts';
+import { demoBusinessSettings, seedClientData } from './seed-data.ts';
 import type { Storage } from './storage.ts';
 
 export const demoAccounts = [
@@ -14,6 +14,8 @@ export const demoAccounts = [
 
 /** Idempotent: accounts and rows that exist are left as they are, so a second start changes nothing. */
 export async function seedDemo({ db, identity, storage }: { db: Db; identity: IdentityProvider; storage: Storage }) {
+  // Settings an admin already changed are theirs: only a database without any gets the demo values.
+  await db.insert(businessSettings).values(demoBusinessSettings).onConflictDoNothing();
   for (const account of demoAccounts) {
     const { uid } = await identity.ensureUser({
       email: account.email,

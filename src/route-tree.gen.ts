@@ -23,9 +23,11 @@ import { Route as AuthFilesRouteImport } from './routes/_auth/files'
 import { Route as AuthInitialFormRouteImport } from './routes/_auth/initial-form'
 import { Route as AuthNotificationsRouteImport } from './routes/_auth/notifications'
 import { Route as AuthSettingsRouteImport } from './routes/_auth/settings'
+import { Route as AuthStaySafeRouteImport } from './routes/_auth/stay-safe'
 import { Route as AuthAdminCreateNotificationsRouteImport } from './routes/_auth/_admin/create-notifications'
 import { Route as AuthAdminCreateUserRouteImport } from './routes/_auth/_admin/create-user'
 import { Route as AuthToolToolnameRouteImport } from './routes/_auth/tool.$toolname'
+import { Route as AuthAdminStaffBusinessSettingsRouteImport } from './routes/_auth/_admin/staff/business-settings'
 import { Route as AuthAdminStaffTeamRouteImport } from './routes/_auth/_admin/staff/team'
 import { Route as AuthStaffStaffIndexRouteImport } from './routes/_auth/_staff/staff/index'
 import { Route as AuthStaffStaffClientsUidRouteImport } from './routes/_auth/_staff/staff/clients.$uid'
@@ -98,6 +100,11 @@ const AuthSettingsRoute = AuthSettingsRouteImport.update({
   path: '/settings',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthStaySafeRoute = AuthStaySafeRouteImport.update({
+  id: '/stay-safe',
+  path: '/stay-safe',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AuthAdminCreateNotificationsRoute =
   AuthAdminCreateNotificationsRouteImport.update({
     id: '/create-notifications',
@@ -114,6 +121,12 @@ const AuthToolToolnameRoute = AuthToolToolnameRouteImport.update({
   path: '/tool/$toolname',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthAdminStaffBusinessSettingsRoute =
+  AuthAdminStaffBusinessSettingsRouteImport.update({
+    id: '/staff/business-settings',
+    path: '/staff/business-settings',
+    getParentRoute: () => AuthAdminRoute,
+  } as any)
 const AuthAdminStaffTeamRoute = AuthAdminStaffTeamRouteImport.update({
   id: '/staff/team',
   path: '/staff/team',
@@ -149,9 +162,11 @@ export interface FileRoutesByFullPath {
   '/initial-form': typeof AuthInitialFormRoute
   '/notifications': typeof AuthNotificationsRoute
   '/settings': typeof AuthSettingsRoute
+  '/stay-safe': typeof AuthStaySafeRoute
   '/create-notifications': typeof AuthAdminCreateNotificationsRoute
   '/create-user': typeof AuthAdminCreateUserRoute
   '/tool/$toolname': typeof AuthToolToolnameRoute
+  '/staff/business-settings': typeof AuthAdminStaffBusinessSettingsRoute
   '/staff/team': typeof AuthAdminStaffTeamRoute
   '/staff/': typeof AuthStaffStaffIndexRoute
   '/staff/clients/$uid': typeof AuthStaffStaffClientsUidRoute
@@ -169,9 +184,11 @@ export interface FileRoutesByTo {
   '/initial-form': typeof AuthInitialFormRoute
   '/notifications': typeof AuthNotificationsRoute
   '/settings': typeof AuthSettingsRoute
+  '/stay-safe': typeof AuthStaySafeRoute
   '/create-notifications': typeof AuthAdminCreateNotificationsRoute
   '/create-user': typeof AuthAdminCreateUserRoute
   '/tool/$toolname': typeof AuthToolToolnameRoute
+  '/staff/business-settings': typeof AuthAdminStaffBusinessSettingsRoute
   '/staff/team': typeof AuthAdminStaffTeamRoute
   '/staff': typeof AuthStaffStaffIndexRoute
   '/staff/clients/$uid': typeof AuthStaffStaffClientsUidRoute
@@ -192,10 +209,12 @@ export interface FileRoutesById {
   '/_auth/initial-form': typeof AuthInitialFormRoute
   '/_auth/notifications': typeof AuthNotificationsRoute
   '/_auth/settings': typeof AuthSettingsRoute
+  '/_auth/stay-safe': typeof AuthStaySafeRoute
   '/_auth/': typeof AuthIndexRoute
   '/_auth/_admin/create-notifications': typeof AuthAdminCreateNotificationsRoute
   '/_auth/_admin/create-user': typeof AuthAdminCreateUserRoute
   '/_auth/tool/$toolname': typeof AuthToolToolnameRoute
+  '/_auth/_admin/staff/business-settings': typeof AuthAdminStaffBusinessSettingsRoute
   '/_auth/_admin/staff/team': typeof AuthAdminStaffTeamRoute
   '/_auth/_staff/staff/': typeof AuthStaffStaffIndexRoute
   '/_auth/_staff/staff/clients/$uid': typeof AuthStaffStaffClientsUidRoute
@@ -215,9 +234,11 @@ export interface FileRouteTypes {
     | '/initial-form'
     | '/notifications'
     | '/settings'
+    | '/stay-safe'
     | '/create-notifications'
     | '/create-user'
     | '/tool/$toolname'
+    | '/staff/business-settings'
     | '/staff/team'
     | '/staff/'
     | '/staff/clients/$uid'
@@ -235,9 +256,11 @@ export interface FileRouteTypes {
     | '/initial-form'
     | '/notifications'
     | '/settings'
+    | '/stay-safe'
     | '/create-notifications'
     | '/create-user'
     | '/tool/$toolname'
+    | '/staff/business-settings'
     | '/staff/team'
     | '/staff'
     | '/staff/clients/$uid'
@@ -257,10 +280,12 @@ export interface FileRouteTypes {
     | '/_auth/initial-form'
     | '/_auth/notifications'
     | '/_auth/settings'
+    | '/_auth/stay-safe'
     | '/_auth/'
     | '/_auth/_admin/create-notifications'
     | '/_auth/_admin/create-user'
     | '/_auth/tool/$toolname'
+    | '/_auth/_admin/staff/business-settings'
     | '/_auth/_admin/staff/team'
     | '/_auth/_staff/staff/'
     | '/_auth/_staff/staff/clients/$uid'
@@ -374,6 +399,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthSettingsRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/stay-safe': {
+      id: '/_auth/stay-safe'
+      path: '/stay-safe'
+      fullPath: '/stay-safe'
+      preLoaderRoute: typeof AuthStaySafeRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/_admin/create-notifications': {
       id: '/_auth/_admin/create-notifications'
       path: '/create-notifications'
@@ -394,6 +426,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/tool/$toolname'
       preLoaderRoute: typeof AuthToolToolnameRouteImport
       parentRoute: typeof AuthRoute
+    }
+    '/_auth/_admin/staff/business-settings': {
+      id: '/_auth/_admin/staff/business-settings'
+      path: '/staff/business-settings'
+      fullPath: '/staff/business-settings'
+      preLoaderRoute: typeof AuthAdminStaffBusinessSettingsRouteImport
+      parentRoute: typeof AuthAdminRoute
     }
     '/_auth/_admin/staff/team': {
       id: '/_auth/_admin/staff/team'
@@ -429,12 +468,14 @@ declare module '@tanstack/react-router' {
 interface AuthAdminRouteChildren {
   AuthAdminCreateNotificationsRoute: typeof AuthAdminCreateNotificationsRoute
   AuthAdminCreateUserRoute: typeof AuthAdminCreateUserRoute
+  AuthAdminStaffBusinessSettingsRoute: typeof AuthAdminStaffBusinessSettingsRoute
   AuthAdminStaffTeamRoute: typeof AuthAdminStaffTeamRoute
 }
 
 const AuthAdminRouteChildren: AuthAdminRouteChildren = {
   AuthAdminCreateNotificationsRoute: AuthAdminCreateNotificationsRoute,
   AuthAdminCreateUserRoute: AuthAdminCreateUserRoute,
+  AuthAdminStaffBusinessSettingsRoute: AuthAdminStaffBusinessSettingsRoute,
   AuthAdminStaffTeamRoute: AuthAdminStaffTeamRoute,
 }
 
@@ -468,6 +509,7 @@ interface AuthRouteChildren {
   AuthInitialFormRoute: typeof AuthInitialFormRoute
   AuthNotificationsRoute: typeof AuthNotificationsRoute
   AuthSettingsRoute: typeof AuthSettingsRoute
+  AuthStaySafeRoute: typeof AuthStaySafeRoute
   AuthIndexRoute: typeof AuthIndexRoute
   AuthToolToolnameRoute: typeof AuthToolToolnameRoute
 }
@@ -482,6 +524,7 @@ const AuthRouteChildren: AuthRouteChildren = {
   AuthInitialFormRoute: AuthInitialFormRoute,
   AuthNotificationsRoute: AuthNotificationsRoute,
   AuthSettingsRoute: AuthSettingsRoute,
+  AuthStaySafeRoute: AuthStaySafeRoute,
   AuthIndexRoute: AuthIndexRoute,
   AuthToolToolnameRoute: AuthToolToolnameRoute,
 }

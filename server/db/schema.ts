@@ -289,6 +289,31 @@ export const notificationReads = pgTable('notification_reads', {
   seq: seq(),
 });
 
+/**
+ * The business's settings (domain/business-settings.ts): payment instructions and official channels, one row with
+ * id 'business', edited by admins (versioned, audited) and synced to every user like a general notification.
+ * No row means "not configured yet". A synced row: its seq comes from change_seq (migrations/0013).
+ */
+export const businessSettings = pgTable(
+  'business_settings',
+  {
+    id: text('id').primaryKey(),
+    accountHolder: text('account_holder').notNull(),
+    bankName: text('bank_name').notNull(),
+    accountNumber: text('account_number').notNull(),
+    bic: text('bic').notNull().default(''),
+    paymentNote: text('payment_note').notNull().default(''),
+    officialEmails: jsonb('official_emails').$type<string[]>().notNull().default([]),
+    officialDomains: jsonb('official_domains').$type<string[]>().notNull().default([]),
+    officialPhones: jsonb('official_phones').$type<string[]>().notNull().default([]),
+    /** Bumped by every admin write: a write made from an older version is 409. */
+    version: integer('version').notNull().default(1),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    seq: seq(),
+  },
+  (t) => [check('business_settings_one_row', sql`${t.id} = 'business'`)],
+);
+
 export const contactRequests = pgTable(
   'contact_requests',
   {

@@ -112,6 +112,7 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
       files: [],
       trackingLinks: [],
       notificationReads: [],
+      businessSettings: [],
     });
     expect(res.headers['cache-control']).toBe('no-store');
     expect(Buffer.byteLength(res.body)).toBeLessThan(240);

@@ -5,12 +5,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SyncPage, SyncQuery, emptySyncPage } from '../../domain/sync.ts';
 import type { Db } from '../db/client.ts';
-import { contactReplies, contactRequests, deals, files, notificationReads, notifications, productRequests, refunds, trackingLinks, users } from '../db/schema.ts';
+import { businessSettings, contactReplies, contactRequests, deals, files, notificationReads, notifications, productRequests, refunds, trackingLinks, users } from '../db/schema.ts';
 import { requestExtras } from '../request-extras.ts';
 import { toDeal, toProfile, toRefund, toRequest } from '../serialize.ts';
 import { toContactReply, toContactRequest, toNotification, toNotificationRead, toUserFile } from '../serialize-messages.ts';
 import { createSignedLinks } from '../signed-links.ts';
 import { toTrackingLink } from '../tracking/links.ts';
+import { toBusinessSettings } from './business-settings.ts';
 
 /**
  * File kinds a user's replica holds: the general uploads the Files page lists, as GET /api/user/files does.
@@ -18,7 +19,7 @@ import { toTrackingLink } from '../tracking/links.ts';
  */
 export const SYNCED_FILE_KINDS = ['general'] as const;
 
-type Tag = 'u' | 'r' | 'd' | 'f' | 'n' | 'c' | 'm' | 'x' | 't' | 'k';
+type Tag = 'u' | 'r' | 'd' | 'f' | 'n' | 'c' | 'm' | 'x' | 't' | 'k' | 'b';
 
 // drizzle types and()/or() as possibly undefined (the result for no conditions at all); with two
 // conditions they are always SQL, written here as drizzle writes them.
@@ -62,6 +63,8 @@ export async function syncRoutes(app: FastifyInstance) {
         t: eq(trackingLinks.userId, uid),
         // The user's notification read marker: one row, renumbered each time it moves.
         k: eq(notificationReads.userId, uid),
+        // The business settings: one row, everyone's (like a general notification).
+        b: sql`true`,
       } satisfies Record<Tag, SQL>;
 
       const next = await nextChanges(app.db, uid, cursor, limit + 1);
@@ -149,6 +152,12 @@ export async function syncRoutes(app: FastifyInstance) {
             .from(notificationReads)
             .where(and(owned.k, range(notificationReads)))
             .then((rows) => void (page.notificationReads = rows.map(toNotificationRead))),
+        has.has('b') &&
+          app.db
+            .select()
+            .from(businessSettings)
+            .where(and(owned.b, range(businessSettings)))
+            .then((rows) => void (page.businessSettings = rows.map(toBusinessSettings))),
       ]);
       return { data: page };
     },
@@ -181,6 +190,7 @@ async function nextChanges(db: Db, uid: string, cursor: string, n: number): Prom
       UNION ALL (SELECT 'x', seq FROM files WHERE user_id = ${uid} AND kind IN (${kinds}) AND seq > ${c} ORDER BY seq LIMIT ${n})
       UNION ALL (SELECT 't', seq FROM tracking_links WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
       UNION ALL (SELECT 'k', seq FROM notification_reads WHERE user_id = ${uid} AND seq > ${c})
+      UNION ALL (SELECT 'b', seq FROM business_settings WHERE seq > ${c})
     ) AS changes
     ORDER BY changes.seq
     LIMIT ${n}

@@ -1,6 +1,7 @@
 import Dexie, { type Table } from 'dexie';
 import { FINAL_FILES_CACHE } from '../../domain/downloads.ts';
 import type { ClientFile, QueuePage, RequestFile } from '../../domain/staff.ts';
+import type { BusinessSettings } from '../../domain/business-settings.ts';
 import type { NotificationRead } from '../../domain/notification-reads.ts';
 import type { TrackingLink } from '../../domain/tracking.ts';
 import type {
@@ -99,6 +100,8 @@ export class PortalDb extends Dexie {
   trackingLinks!: Table<TrackingLink, string>;
   /** The user's notification read marker (one row, keyed by uid): moved by the notificationsRead command and the sync. */
   notificationReads!: Table<NotificationRead, string>;
+  /** The business's payment instructions and official channels (one row, id 'business'), fed by the sync. */
+  businessSettings!: Table<BusinessSettings, string>;
   /** The staff member's replica (staff only): client and request files, queue pages, fed by GET /api/staff/sync. */
   staffClients!: Table<StaffCopy<ClientFile>, string>;
   staffRequests!: Table<StaffCopy<RequestFile>, string>;
@@ -129,9 +132,10 @@ export class PortalDb extends Dexie {
     this.version(3).stores({ contactReplies: 'id, threadId, createdAt', staffClients: 'key', staffRequests: 'key', staffQueue: 'key' });
     this.version(4).stores({ trackingLinks: 'id, productRequestId' });
     this.version(5).stores({ notificationReads: 'userId' });
+    this.version(6).stores({ businessSettings: 'id' });
     // The feed's request rows gained their status history and attachment hashes (the case file, issue 15). A
     // replica written before reads the feed again from the start, once, so rows unchanged since get them too;
-    // every row is put again, which is safe (as the sync-health Retry does). (Version 6 is another table's.)
+    // every row is put again, which is safe (as the sync-health Retry does).
     this.version(7)
       .stores({})
       .upgrade((tx) => tx.table<MetaRow, string>('meta').delete(SYNC_CURSOR_KEY));

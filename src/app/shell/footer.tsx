@@ -1,4 +1,5 @@
 import { HStack, Link, Stack, Text } from '@chakra-ui/react';
+import { Link as RouterLink } from '@tanstack/react-router';
 import { externalLinks } from '../../../domain/texts.ts';
 import { productName } from '../../components/product-name.ts';
 
@@ -27,7 +28,11 @@ export function Footer() {
           Version {__APP_VERSION__}
         </Text>
       </Text>
-      <HStack as="nav" aria-label="Legal" gap="4" flexWrap="wrap">
+      <HStack as="nav" aria-label="Safety and legal" gap="4" flexWrap="wrap">
+        {/* Always one click away: how we contact clients and take payments, and the "Was this really us?" check. */}
+        <Link asChild color="portal.nav" fontWeight="semibold">
+          <RouterLink to="/stay-safe">Stay safe</RouterLink>
+        </Link>
         {links.map((link) => (
           <Link key={link.label} href={link.href} target="_blank" rel="noopener" color="portal.nav">
             {link.label}

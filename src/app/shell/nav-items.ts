@@ -1,5 +1,5 @@
 import type { ToOptions } from '@tanstack/react-router';
-import { Bell, BellPlus, FileText, FolderOpen, Headset, LayoutDashboard, ListTodo, UserPlus, UsersRound, type LucideIcon } from 'lucide-react';
+import { Bell, BellPlus, Building2, FileText, FolderOpen, Headset, LayoutDashboard, ListTodo, ShieldCheck, UserPlus, UsersRound, type LucideIcon } from 'lucide-react';
 import { tools } from '../../../domain/tools.ts';
 import { toolIcons } from '../../components/tool-icon.tsx';
 
@@ -36,6 +36,7 @@ export function navSections(isAdmin: boolean, isStaff = false): NavSection[] {
       items: [
         { label: 'Contact Support', link: { to: '/contact-us' }, icon: Headset },
         { label: 'Case file', link: { to: '/case-file' }, icon: FileText },
+        { label: 'Stay safe', link: { to: '/stay-safe' }, icon: ShieldCheck },
       ],
     },
   ];
@@ -56,6 +57,7 @@ export function navSections(isAdmin: boolean, isStaff = false): NavSection[] {
       items: [
         { label: 'Create Notification', link: { to: '/create-notifications' }, icon: BellPlus },
         { label: 'Create User', link: { to: '/create-user' }, icon: UserPlus },
+        { label: 'Business settings', link: { to: '/staff/business-settings' }, icon: Building2 },
       ],
     });
   }

@@ -48,7 +48,7 @@ function readPage(raw: unknown): ReturnType<typeof readSyncPage> {
 }
 
 export async function applyPage(db: PortalDb, page: SyncPage, rejected: RejectedSyncRow[] = []): Promise<void> {
-  const tables = [db.profile, db.requests, db.deals, db.refunds, db.notifications, db.contactRequests, db.contactReplies, db.files, db.trackingLinks, db.notificationReads, db.meta, db.outbox];
+  const tables = [db.profile, db.requests, db.deals, db.refunds, db.notifications, db.contactRequests, db.contactReplies, db.files, db.trackingLinks, db.notificationReads, db.businessSettings, db.meta, db.outbox];
   await db.transaction('rw', tables, async () => {
     if (page.profile) await db.profile.put(await keepUnsentInitialForm(db, page.profile));
     if (page.requests.length) await db.requests.bulkPut(page.requests);
@@ -60,6 +60,7 @@ export async function applyPage(db: PortalDb, page: SyncPage, rejected: Rejected
     if (page.files.length) await db.files.bulkPut(page.files);
     if (page.trackingLinks.length) await db.trackingLinks.bulkPut(page.trackingLinks);
     for (const marker of page.notificationReads) await putReadMarker(db, marker);
+    if (page.businessSettings.length) await db.businessSettings.bulkPut(page.businessSettings);
     await retireConfirmedCommands(db, [...page.requests, ...page.refunds, ...page.contactRequests, ...page.contactReplies]);
     if (rejected.length) await setAside(db, rejected);
     await db.meta.put({ key: SYNC_CURSOR_KEY, value: page.cursor });
@@ -134,6 +135,7 @@ function pageSize(page: SyncPage): number {
     page.contactReplies.length +
     page.files.length +
     page.trackingLinks.length +
-    page.notificationReads.length
+    page.notificationReads.length +
+    page.businessSettings.length
   );
 }

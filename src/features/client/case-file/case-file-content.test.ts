@@ -3,7 +3,7 @@ import type { Visit } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
 import type { TrackingLink } from '../../../../domain/tracking.ts';
 import { type CaseData, caseFileSections } from './case-file-content.ts';
-import { caseFilePdf, printable } from './case-file-pdf.ts';
+import { printable, sectionsPdf } from '../shared/pdf-document.ts';
 
 const at = (day: number) => new Date(Date.UTC(2026, 9, day, 9)).toISOString();
 const sha = 'a'.repeat(64);
@@ -179,7 +179,7 @@ describe('case file content', () => {
 
   it('draws every section into a PDF, breaking pages and cutting a line no word boundary can', async () => {
     const long = { heading: 'Long', lines: Array.from({ length: 120 }, (_, i) => `Line ${i} ${'x'.repeat(i === 0 ? 300 : 10)}`) };
-    const bytes = await caseFilePdf('Case file', [...sections, long]);
+    const bytes = await sectionsPdf('Case file', [...sections, long]);
     const { PDFDocument } = await import('pdf-lib');
     const doc = await PDFDocument.load(bytes);
     expect(doc.getPageCount()).toBeGreaterThan(1);

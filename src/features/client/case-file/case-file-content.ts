@@ -5,6 +5,7 @@ import { texts } from '../../../../domain/texts.ts';
 import { requestRef, stripDetailPrefix, toolByBackendName } from '../../../../domain/tools.ts';
 import type { TrackingLink } from '../../../../domain/tracking.ts';
 import type { LocalRefund, LocalRequest } from '../../../lib/db.ts';
+import type { PdfSection } from '../shared/pdf-document.ts';
 
 /** Everything of the client's case the replica holds: what the case file is made of. */
 export interface CaseData {
@@ -23,11 +24,7 @@ export interface CaseData {
   generatedAt: Date;
 }
 
-/** A block of the document: a heading and its lines; a line that is an array is an indented group. */
-export interface CaseSection {
-  heading: string;
-  lines: (string | string[])[];
-}
+export type CaseSection = PdfSection;
 
 const byTime = <T>(at: (x: T) => string) => (a: T, b: T) => Date.parse(at(a)) - Date.parse(at(b));
 

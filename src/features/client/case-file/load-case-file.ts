@@ -6,7 +6,7 @@ import type { PortalDb } from '../../../lib/db.ts';
 import { saveBlob } from '../../../lib/save-file.ts';
 import { LAST_SYNC_KEY } from '../../../lib/sync/pull.ts';
 import { type CaseData, caseFileSections } from './case-file-content.ts';
-import { caseFilePdf } from './case-file-pdf.ts';
+import { sectionsPdf } from '../shared/pdf-document.ts';
 
 /** Reads the whole case from the replica in one transaction, so the document is one consistent moment. */
 export async function readCase(db: PortalDb, now = new Date()): Promise<CaseData> {
@@ -44,7 +44,7 @@ export async function refreshTrackMasterVisits(db: PortalDb): Promise<void> {
 /** Builds the case file from the device's copy (no network) and hands it to the browser as a PDF. */
 export async function downloadCaseFile(db: PortalDb): Promise<void> {
   const data = await readCase(db);
-  const bytes = await caseFilePdf('Case file: online fraud', caseFileSections(data));
+  const bytes = await sectionsPdf('Case file: online fraud', caseFileSections(data));
   const day = data.generatedAt.toISOString().slice(0, 10);
   saveBlob(new Blob([bytes as BlobPart], { type: 'application/pdf' }), `case-file-${day}.pdf`);
 }

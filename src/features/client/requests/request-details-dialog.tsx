@@ -1,4 +1,4 @@
-import { Badge, Box, DataList, HStack, Heading, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, DataList, HStack, Heading, Text } from '@chakra-ui/react';
 import { refundTypeLabel } from '../../../../domain/enums.ts';
 import { formatDate, formatMoney, capitalise } from '../../../../domain/format.ts';
 import type { RefundStatus } from '../../../../domain/schemas.ts';
@@ -7,6 +7,7 @@ import { requestRef, visibleDetails } from '../../../../domain/tools.ts';
 import type { LocalRefund, LocalRequest } from '../../../lib/db.ts';
 import { Popup } from '../../../components/popup.tsx';
 import { useRequestRefunds } from './use-refunds.ts';
+import { needsPayment } from './how-to-pay.ts';
 import { toolOf } from './use-requests.ts';
 
 function displayValue(type: string | undefined, value: unknown): string {
@@ -18,7 +19,7 @@ function displayValue(type: string | undefined, value: unknown): string {
 }
 
 /** Request Details: the reference (TM-0042), the submitted answers (prefix stripped, attachments hidden), the money and the refunds asked for. */
-export function RequestDetailsDialog({ request, onClose }: { request: LocalRequest | null; onClose(): void }) {
+export function RequestDetailsDialog({ request, onClose, onHowToPay }: { request: LocalRequest | null; onClose(): void; onHowToPay?(request: LocalRequest): void }) {
   const tool = request ? toolOf(request) : undefined;
   const details = request ? visibleDetails(request.productRequestType, request.requestDetails) : [];
   const refunds = useRequestRefunds(request?.id ?? null);
@@ -72,6 +73,11 @@ export function RequestDetailsDialog({ request, onClose }: { request: LocalReque
             <DataList.ItemValue>{formatDate(request.Created_Time)}</DataList.ItemValue>
           </DataList.Item>
         </DataList.Root>
+      )}
+      {request && onHowToPay && needsPayment(request) && (
+        <Button mt="5" colorPalette="brand" onClick={() => onHowToPay(request)}>
+          How to pay
+        </Button>
       )}
       {request && refunds?.map((refund) => <RefundSection key={refund.id} refund={refund} />)}
     </Popup>

@@ -1,12 +1,16 @@
 import { Badge, Box, Button, Card, HStack, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useCallback, useState } from 'react';
+import { Landmark } from 'lucide-react';
 import { formatDate, formatMoney } from '../../../../domain/format.ts';
 import { texts } from '../../../../domain/texts.ts';
 import { requestRef, requestSummary, type ToolDefinition } from '../../../../domain/tools.ts';
 import { RequestStatusBadge } from '../../../components/request-status-badge.tsx';
+import { iconSize } from '../../../components/theme-tokens.ts';
 import { ToolIcon } from '../../../components/tool-icon.tsx';
 import type { LocalRequest } from '../../../lib/db.ts';
 import { useIsMobile } from '../../../lib/ui-state.ts';
+import { HowToPayDialog } from './how-to-pay-dialog.tsx';
+import { needsPayment } from './how-to-pay.ts';
 import { LiveDetailsDialog } from './live-details-dialog.tsx';
 import { RefundBadge } from './refund-badge.tsx';
 import { RefundDialog } from './refund-dialog.tsx';
@@ -33,7 +37,8 @@ export function RequestsTable({ title, tool: only, emptyText = texts.nothingFoun
   const requests = data?.rows;
   const refunds = useLatestRefunds(requests?.map((r) => r.id));
   const [open, setOpen] = useState<{ action: RowAction; request: LocalRequest } | null>(null);
-  const close = () => setOpen(null);
+  // Stable: the How to pay dialog closes itself (an effect) when the payment is recorded.
+  const close = useCallback(() => setOpen(null), []);
   const pick = (action: RowAction) => (open?.action === action ? open.request : null);
 
   return (
@@ -91,6 +96,7 @@ export function RequestsTable({ title, tool: only, emptyText = texts.nothingFoun
                               {texts.waitingToSend}
                             </Badge>
                           )}
+                          {needsPayment(request) && <HowToPayButton request={request} onOpen={() => setOpen({ action: 'pay', request })} />}
                         </HStack>
                       </Table.Cell>
                       {showAmount && !isMobile && <Table.Cell textAlign="end">{formatMoney(request.totalAmount)}</Table.Cell>}
@@ -106,10 +112,22 @@ export function RequestsTable({ title, tool: only, emptyText = texts.nothingFoun
         )}
         {data && data.total > PAGE_SIZE && <Pager page={page} total={data.total} onPage={setPage} />}
       </Card.Body>
-      <RequestDetailsDialog request={pick('details')} onClose={close} />
+      <RequestDetailsDialog request={pick('details')} onClose={close} onHowToPay={(request) => setOpen({ action: 'pay', request })} />
+      <HowToPayDialog request={pick('pay')} onClose={close} />
       <RefundDialog request={pick('refund')} onClose={close} />
       <LiveDetailsDialog request={pick('live')} onClose={close} />
     </Card.Root>
+  );
+}
+
+/** On an Awaiting Payment row: the way to the payment details, named by the request for screen readers. */
+function HowToPayButton({ request, onOpen }: { request: LocalRequest; onOpen(): void }) {
+  const ref = requestRef(request);
+  return (
+    <Button size="xs" variant="outline" colorPalette="brand" onClick={onOpen} aria-label={ref ? `How to pay ${ref}` : 'How to pay'}>
+      <Landmark size={iconSize - 6} aria-hidden />
+      How to pay
+    </Button>
   );
 }
 

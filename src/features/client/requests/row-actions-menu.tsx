@@ -9,7 +9,8 @@ import { useOnline } from '../../../lib/pwa.ts';
 import { type LinkState, useFinalFileLink } from './use-final-file-link.ts';
 import { toolOf } from './use-requests.ts';
 
-export type RowAction = 'details' | 'refund' | 'live';
+/** 'pay' is opened by the row's own How to pay button: the menu keeps the items spec section 4 lists. */
+export type RowAction = 'details' | 'refund' | 'live' | 'pay';
 
 function WithTooltip({ text, children }: { text: string | null; children: ReactNode }) {
   if (!text) return <>{children}</>;

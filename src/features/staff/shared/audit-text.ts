@@ -14,6 +14,7 @@ const actionText: Record<AuditEntry['action'], string> = {
   thread: 'Changed the conversation',
   refund: 'Decided a refund',
   'tracking-link': 'Changed a tracking link',
+  'business-settings': 'Changed the business settings',
 };
 
 /** A conversation closed or reopened, a refund approved or declined: the entry's own outcome says which. */

@@ -1,4 +1,8 @@
-import type { CaseSection } from './case-file-content.ts';
+/** A block of a document: a heading and its lines; a line that is an array is an indented group. */
+export interface PdfSection {
+  heading: string;
+  lines: (string | string[])[];
+}
 
 const PAGE = { width: 595.28, height: 841.89 }; // A4 in points
 const MARGIN = 50;
@@ -14,11 +18,12 @@ export function printable(text: string): string {
 }
 
 /**
+ * The client's PDFs made on the device from the replica (the case file, a request's pro-forma invoice).
  * Draws the sections on A4 pages: headings in bold, long lines wrapped at word boundaries (a word longer than
  * the line, a hash or an address, is cut), a new page when one is full. pdf-lib is loaded here, on demand, so it
  * is its own chunk and never part of the first load (docs/decisions/015-case-file-pdf.md).
  */
-export async function caseFilePdf(title: string, sections: CaseSection[]): Promise<Uint8Array> {
+export async function sectionsPdf(title: string, sections: PdfSection[]): Promise<Uint8Array> {
   const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
   const doc = await PDFDocument.create();
   doc.setTitle(title);
