@@ -30,11 +30,26 @@ export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPag
   let applied = 0;
   for (;;) {
     const cursor = Cursor.parse((await db.meta.get(CURSOR_KEY))?.value);
-    const { page, rejected } = readPage(await fetchPage(cursor));
+    const fetched = performance.now();
+    const raw = await fetchPage(cursor);
+    const read = measure('portal:pull:fetch', fetched);
+    const { page, rejected } = readPage(raw);
+    const applying = measure('portal:pull:read', read);
     await applyPage(db, page, rejected);
+    measure('portal:pull:apply', applying);
     applied += pageSize(page);
     if (!page.hasMore) return applied;
   }
+}
+
+/**
+ * Where a pull's time goes, page by page (network and JSON, row checks, the Dexie transaction): read by
+ * bench/offline.ts next to the whole pull's `portal:pull`. Returns the end, the next phase's start.
+ */
+function measure(name: string, start: number): number {
+  const end = performance.now();
+  performance.measure(name, { start, end });
+  return end;
 }
 
 export function fetchSyncPage(cursor: string): Promise<unknown> {
