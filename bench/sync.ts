@@ -75,7 +75,9 @@ async function measure(o: SyncBenchOptions, backend: string, env: NodeJS.Process
     port: o.port,
     authPort: o.authPort,
     logPath: join(ROOT, 'tests', 'output', `bench-sync-${backend}-stack.log`),
-    env: { STATIC_DIR: staticDir, ...env },
+    // Request logging as in production (LOG_REQUESTS=errors is its default; the dev stack logs every request),
+    // for both routes alike. BENCH_LOG_REQUESTS=all measures the development setting.
+    env: { STATIC_DIR: staticDir, LOG_REQUESTS: process.env.BENCH_LOG_REQUESTS ?? 'errors', ...env },
     label: `bench ${backend}`,
   });
   try {

@@ -126,6 +126,9 @@ export class PortalDb extends Dexie {
     this.version(3).stores({ contactReplies: 'id, threadId, createdAt', staffClients: 'key', staffRequests: 'key', staffQueue: 'key' });
     this.version(4).stores({ trackingLinks: 'id, productRequestId' });
     this.version(5).stores({ notificationReads: 'userId' });
+    // A pull writes every index of every row it brings (docs/decisions/017): only the indexes a screen reads stay.
+    // A tool's count uses the compound index; no screen queries deals by request or tool (billing reads them all).
+    this.version(8).stores({ requests: 'id, status, Created_Time, [productRequestType+Created_Time]', deals: 'id' });
   }
 }
 

@@ -20,13 +20,11 @@ export function useRequestPage(tool: ToolDefinition | undefined, page: number): 
   const db = useReplica();
   const type = tool?.ToolNameBackend;
   return useLiveQuery(async () => {
-    const newest = type
-      ? db.requests.where('[productRequestType+Created_Time]').between([type, Dexie.minKey], [type, Dexie.maxKey]).reverse()
-      : db.requests.orderBy('Created_Time').reverse();
-    const [rows, total] = await Promise.all([
-      newest.offset(page * PAGE_SIZE).limit(PAGE_SIZE).toArray(),
-      type ? db.requests.where('productRequestType').equals(type).count() : db.requests.count(),
-    ]);
+    // One tool's rows are a range of the compound index, for the page and its count alike (a Dexie collection
+    // is changed by reverse/offset/limit, so each use gets its own).
+    const ofTool = (t: string) => db.requests.where('[productRequestType+Created_Time]').between([t, Dexie.minKey], [t, Dexie.maxKey]);
+    const newest = type ? ofTool(type).reverse() : db.requests.orderBy('Created_Time').reverse();
+    const [rows, total] = await Promise.all([newest.offset(page * PAGE_SIZE).limit(PAGE_SIZE).toArray(), type ? ofTool(type).count() : db.requests.count()]);
     return { rows, total };
   }, [db, type, page]);
 }
