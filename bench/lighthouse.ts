@@ -138,7 +138,7 @@ async function audit(port: number, url: string, path: string, signedIn: boolean)
     c.auditRefs
       .map((r) => audits[r.id])
       .filter((a) => a && a.score !== null && a.score < (id === 'performance' ? 0.9 : 1) && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual' && a.scoreDisplayMode !== 'notApplicable')
-      .map((a) => `${id}:${a.id}`),
+      .map((a) => `${id}:${a.id}${id === 'performance' ? '' : itemsOf(a.details)}`),
   );
   const pwa: Record<string, string> = {};
   for (const id of ['viewport', 'apple-touch-icon', 'installable-manifest', 'service-worker', 'themed-omnibox', 'maskable-icon', 'splash-screen']) {
@@ -146,6 +146,17 @@ async function audit(port: number, url: string, path: string, signedIn: boolean)
     pwa[id] = a ? (a.score === 1 ? 'pass' : `fail (${a.displayValue ?? a.title})`) : 'not audited by this Lighthouse version';
   }
   return { pwa, path, signedIn, performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'), metrics, failing: [...new Set(failing)] };
+}
+
+/** What an accessibility or best-practices audit found, briefly: the elements, sources or issue types (at most three). */
+function itemsOf(details: unknown): string {
+  const items = (details as { items?: Record<string, unknown>[] } | undefined)?.items ?? [];
+  const name = (item: Record<string, unknown>) => {
+    const node = item.node as { selector?: string; snippet?: string } | undefined;
+    const source = item.source as { url?: string } | string | undefined;
+    return node?.selector ?? node?.snippet ?? (typeof source === 'string' ? source : source?.url) ?? (item.issueType as string | undefined) ?? (item.scriptUrl as string | undefined) ?? '?';
+  };
+  return items.length ? ` [${items.slice(0, 3).map(name).join('; ')}${items.length > 3 ? `; +${items.length - 3}` : ''}]` : '';
 }
 
 export function printScores(s: LighthouseScores) {
