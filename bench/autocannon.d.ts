@@ -18,6 +18,7 @@ declare module 'autocannon' {
     '4xx': number;
     '5xx': number;
     duration: number;
+    connections: number;
   }
   export interface Request {
     method?: string;

@@ -13,90 +13,137 @@ import { startStackProcess } from '../scripts/stack-process.ts';
 import { resolveChromium } from '../tests/support/chromium.ts';
 import { addContactCommands, countRows, readIdToken } from '../tests/support/replica-probe.ts';
 
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10_000);
-const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 1000);
-// The e2e tests' Chromium: CHROMIUM_PATH, the system's or the npm-shipped one (tests/support/chromium.ts).
-const CHROMIUM = await resolveChromium();
+export interface OfflineBenchOptions {
+  requests: number;
+  commands: number;
+  /** The replay figure takes about a minute; the pull alone can skip it. */
+  replay: boolean;
+  port: number;
+  authPort: number;
+}
 
-const stack = await startStackProcess({ port: 8481, authPort: 9481, logPath: join(ROOT, 'tests', 'output', 'bench-stack.log'), env: { TEST_FAULTS: '1' }, label: 'bench' });
-const browser = await chromium.launch({ executablePath: CHROMIUM.executablePath, args: CHROMIUM.args, env: CHROMIUM.env });
-try {
-  const email = `bench-${Date.now()}@bench.example`;
-  const password = 'Bench#2026';
-  const signUp = await fetch(`http://${stack.authHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=bench`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  }).then((r) => r.json() as Promise<{ localId: string; idToken: string }>);
-  const auth = { authorization: `Bearer ${signUp.idToken}`, 'content-type': 'application/json' };
-  await fetch(`${stack.baseUrl}/api/user`, { headers: auth }); // creates the profile
-  const seeded = await fetch(`${stack.baseUrl}/api/__test/seed-requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, count: REQUESTS }) });
-  if (!seeded.ok) throw new Error(`seeding failed: ${await seeded.text()}`);
+export const OFFLINE_BENCH_DEFAULTS: OfflineBenchOptions = {
+  requests: Number(process.env.BENCH_REQUESTS ?? 10_000),
+  commands: Number(process.env.BENCH_COMMANDS ?? 1000),
+  replay: process.env.BENCH_REPLAY !== '0',
+  port: Number(process.env.BENCH_PORT ?? 8481),
+  authPort: Number(process.env.BENCH_AUTH_PORT ?? 9481),
+};
 
-  const context = await browser.newContext({ baseURL: stack.baseUrl });
-  const page = await context.newPage();
-  await page.goto('/login');
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.waitForFunction(
-    (n) => performance.getEntriesByName('portal:pull').some((e) => ((e as PerformanceMeasure).detail as { rows: number }).rows >= n),
-    REQUESTS,
-    { timeout: 300_000, polling: 100 },
-  );
-  const pull = await page.evaluate(
-    (n) => performance.getEntriesByName('portal:pull').find((e) => ((e as PerformanceMeasure).detail as { rows: number }).rows >= n)!.duration,
-    REQUESTS,
-  );
-  const stored = await countRows(page, signUp.localId, 'requests');
+export interface OfflineFigures {
+  requests: number;
+  stored: number;
+  pullMs: number;
+  /** The pull's pages and the time of each phase summed over them: network and JSON, row checks, the Dexie transactions. */
+  phases: { pages: number; fetchMs: number; readMs: number; applyMs: number };
+  emptyPullBodyBytes: number;
+  emptyPullHeaderBytes: number;
+  emptyPullStatus: number;
+  /** Absent when the replay was not asked for. */
+  replay?: { commands: number; replayMs: number; directMs: number; ratio: number; serverRows: number; distinctRows: number };
+}
 
-  // An empty pull: the cursor the device holds, asked again.
-  const token = await readIdToken(page);
-  const cursor = await page.evaluate(
-    (uid) =>
-      new Promise<string>((resolve) => {
-        const open = indexedDB.open(`portal-${uid}`);
-        open.onsuccess = () => {
-          const req = open.result.transaction('meta').objectStore('meta').get('syncCursor');
-          req.onsuccess = () => resolve((req.result as { value: string }).value);
-        };
-      }),
-    signUp.localId,
-  );
-  const empty = await fetch(`${stack.baseUrl}/api/sync?cursor=${cursor}`, { headers: { authorization: `Bearer ${token}` } });
-  const emptyBody = await empty.text();
-  const emptyHeaderBytes = [...empty.headers].reduce((sum, [k, v]) => sum + k.length + v.length + 4, 0) + 17;
+export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Promise<OfflineFigures> {
+  const { requests: REQUESTS, commands: COMMANDS, replay: withReplay, port, authPort } = { ...OFFLINE_BENCH_DEFAULTS, ...opts };
+  // The e2e tests' Chromium: CHROMIUM_PATH, the system's or the npm-shipped one (tests/support/chromium.ts).
+  const CHROMIUM = await resolveChromium();
+  const stack = await startStackProcess({ port, authPort, logPath: join(ROOT, 'tests', 'output', 'bench-stack.log'), env: { TEST_FAULTS: '1' }, label: 'bench' });
+  const browser = await chromium.launch({ executablePath: CHROMIUM.executablePath, args: CHROMIUM.args, env: CHROMIUM.env });
+  try {
+    const email = `bench-${Date.now()}@bench.example`;
+    const password = 'Bench#2026';
+    const signUp = await fetch(`http://${stack.authHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=bench`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password, returnSecureToken: true }),
+    }).then((r) => r.json() as Promise<{ localId: string; idToken: string }>);
+    const auth = { authorization: `Bearer ${signUp.idToken}`, 'content-type': 'application/json' };
+    await fetch(`${stack.baseUrl}/api/user`, { headers: auth }); // creates the profile
+    const seeded = await fetch(`${stack.baseUrl}/api/__test/seed-requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, count: REQUESTS }) });
+    if (!seeded.ok) throw new Error(`seeding failed: ${await seeded.text()}`);
 
-  // Replay: queue COMMANDS while offline, then time from reconnect until the outbox is empty.
-  await context.setOffline(true);
-  await addContactCommands(page, signUp.localId, Array.from({ length: COMMANDS }, (_, i) => `replay-${i}`));
-  const replayStart = Date.now();
-  await context.setOffline(false);
-  while ((await countRows(page, signUp.localId, 'outbox')) > 0) await new Promise((r) => setTimeout(r, 50));
-  const replay = Date.now() - replayStart;
+    const context = await browser.newContext({ baseURL: stack.baseUrl });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page.waitForFunction(
+      (n) => performance.getEntriesByName('portal:pull').some((e) => ((e as PerformanceMeasure).detail as { rows: number }).rows >= n),
+      REQUESTS,
+      { timeout: 300_000, polling: 100 },
+    );
+    const { pull, phases } = await page.evaluate((n) => {
+      const whole = performance.getEntriesByName('portal:pull').find((e) => ((e as PerformanceMeasure).detail as { rows: number }).rows >= n)!;
+      // The pull's pages, phase by phase (src/lib/sync/pull.ts): the measures inside the whole pull's span.
+      const within = (name: string) => performance.getEntriesByName(name).filter((e) => e.startTime >= whole.startTime && e.startTime + e.duration <= whole.startTime + whole.duration + 1);
+      const sum = (name: string) => within(name).reduce((t, e) => t + e.duration, 0);
+      return { pull: whole.duration, phases: { pages: within('portal:pull:apply').length, fetchMs: sum('portal:pull:fetch'), readMs: sum('portal:pull:read'), applyMs: sum('portal:pull:apply') } };
+    }, REQUESTS);
+    const stored = await countRows(page, signUp.localId, 'requests');
 
-  // Direct: the same number of POSTs from the same page, one after the other, online.
-  const direct = await page.evaluate(
-    async ([n, bearer]) => {
-      const started = performance.now();
-      for (let i = 0; i < n; i++) {
-        const res = await fetch('/api/contact', {
-          method: 'POST',
-          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-          body: JSON.stringify({ contactRequest: { subject: `direct-${i}`, message: `Bench message direct-${i}` } }),
-        });
-        if (res.status !== 201) throw new Error(`direct send ${i}: ${res.status}`);
-      }
-      return performance.now() - started;
-    },
-    [COMMANDS, token] as const,
-  );
-  const counts = await fetch(`${stack.baseUrl}/api/__test/counts?prefix=replay-`).then((r) => r.json() as Promise<{ data: { contact: { total: number; distinct: number } } }>);
+    // An empty pull: the cursor the device holds, asked again.
+    const token = await readIdToken(page);
+    const cursor = await page.evaluate(
+      (uid) =>
+        new Promise<string>((resolve) => {
+          const open = indexedDB.open(`portal-${uid}`);
+          open.onsuccess = () => {
+            const req = open.result.transaction('meta').objectStore('meta').get('syncCursor');
+            req.onsuccess = () => resolve((req.result as { value: string }).value);
+          };
+        }),
+      signUp.localId,
+    );
+    const empty = await fetch(`${stack.baseUrl}/api/sync?cursor=${cursor}`, { headers: { authorization: `Bearer ${token}` } });
+    const emptyBody = await empty.text();
+    const emptyHeaderBytes = [...empty.headers].reduce((sum, [k, v]) => sum + k.length + v.length + 4, 0) + 17;
 
-  console.log(`pull_requests=${REQUESTS} stored=${stored} pull_ms=${pull.toFixed(0)}`);
-  console.log(`empty_pull_body_bytes=${Buffer.byteLength(emptyBody)} empty_pull_header_bytes≈${emptyHeaderBytes} status=${empty.status}`);
-  console.log(`replay_commands=${COMMANDS} replay_ms=${replay} direct_ms=${direct.toFixed(0)} ratio=${(replay / direct).toFixed(2)} (replayed rows on server: ${counts.data.contact.total}, distinct ${counts.data.contact.distinct})`);
-} finally {
-  await browser.close();
-  await stack.stop();
+    const figures: OfflineFigures = { requests: REQUESTS, stored, pullMs: pull, phases, emptyPullBodyBytes: Buffer.byteLength(emptyBody), emptyPullHeaderBytes: emptyHeaderBytes, emptyPullStatus: empty.status };
+    if (!withReplay) return figures;
+
+    // Replay: queue COMMANDS while offline, then time from reconnect until the outbox is empty.
+    await context.setOffline(true);
+    await addContactCommands(page, signUp.localId, Array.from({ length: COMMANDS }, (_, i) => `replay-${i}`));
+    const replayStart = Date.now();
+    await context.setOffline(false);
+    while ((await countRows(page, signUp.localId, 'outbox')) > 0) await new Promise((r) => setTimeout(r, 50));
+    const replay = Date.now() - replayStart;
+
+    // Direct: the same number of POSTs from the same page, one after the other, online.
+    const direct = await page.evaluate(
+      async ([n, bearer]) => {
+        const started = performance.now();
+        for (let i = 0; i < n; i++) {
+          const res = await fetch('/api/contact', {
+            method: 'POST',
+            headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+            body: JSON.stringify({ contactRequest: { subject: `direct-${i}`, message: `Bench message direct-${i}` } }),
+          });
+          if (res.status !== 201) throw new Error(`direct send ${i}: ${res.status}`);
+        }
+        return performance.now() - started;
+      },
+      [COMMANDS, token] as const,
+    );
+    const counts = await fetch(`${stack.baseUrl}/api/__test/counts?prefix=replay-`).then((r) => r.json() as Promise<{ data: { contact: { total: number; distinct: number } } }>);
+
+    figures.replay = { commands: COMMANDS, replayMs: replay, directMs: direct, ratio: replay / direct, serverRows: counts.data.contact.total, distinctRows: counts.data.contact.distinct };
+    return figures;
+  } finally {
+    await browser.close();
+    await stack.stop();
+  }
+}
+
+if (import.meta.main) {
+  const f = await benchOffline();
+  console.log(`pull_requests=${f.requests} stored=${f.stored} pull_ms=${f.pullMs.toFixed(0)}`);
+  const p = f.phases;
+  console.log(`pull_pages=${p.pages} fetch_ms=${p.fetchMs.toFixed(0)} read_ms=${p.readMs.toFixed(0)} apply_ms=${p.applyMs.toFixed(0)} (the rest: reading the cursor, gaps between pages)`);
+  console.log(`empty_pull_body_bytes=${f.emptyPullBodyBytes} empty_pull_header_bytes≈${f.emptyPullHeaderBytes} status=${f.emptyPullStatus}`);
+  if (f.replay) {
+    const r = f.replay;
+    console.log(`replay_commands=${r.commands} replay_ms=${r.replayMs} direct_ms=${r.directMs.toFixed(0)} ratio=${r.ratio.toFixed(2)} (replayed rows on server: ${r.serverRows}, distinct ${r.distinctRows})`);
+  }
 }

@@ -126,15 +126,24 @@ function routeChunksFromManifest(manifest: Manifest, route: string): Array<{ key
     .map(([key, v]) => ({ key: sourceOf(key), file: v.file }));
 }
 
-interface Row {
+export interface Row {
   file: string;
   why: string;
   bytes: number;
   gzip: number;
 }
 
-async function main() {
-  const args = parseArgs(process.argv.slice(2));
+export interface SizeResult {
+  route: string;
+  chunks: Row[];
+  totalGzip: number;
+  totalRaw: number;
+  cssGzip: number;
+}
+
+/** The route's JavaScript, chunk by chunk; builds first when dist/ is stale (unless `build` is false). Throws on a missing build. */
+export async function measureSize(opts: Partial<Args> = {}): Promise<SizeResult> {
+  const args: Args = { route: '/login', dist: join(ROOT, 'dist'), build: true, json: false, ...opts };
   const index = join(args.dist, 'index.html');
   const defaultDist = args.dist === join(ROOT, 'dist');
   if (args.build && defaultDist) {
@@ -142,12 +151,11 @@ async function main() {
     if (reason) {
       console.error(`Building the PWA first (${reason})…`);
       const code = await startBuild().exited;
-      if (code !== 0) process.exit(code);
+      if (code !== 0) throw new Error(`the build failed (exit ${code})`);
     }
   }
   if (!existsSync(index)) {
-    console.error(`${index} not found: run \`npm run build\` first.`);
-    process.exit(1);
+    throw new Error(`${index} not found: run \`npm run build\` first.`);
   }
 
   const html = readFileSync(index, 'utf8');
@@ -166,8 +174,7 @@ async function main() {
     if (href && /rel\s*=\s*["']modulepreload["']/i.test(tag)) add(fromHtml(args.dist, href), 'modulepreload');
   }
   if (queue.length === 0) {
-    console.error(`no module script found in ${index}`);
-    process.exit(1);
+    throw new Error(`no module script found in ${index}`);
   }
   const entryFiles = new Set(queue.map((q) => q.file));
   const manifest = loadManifest(args.dist);
@@ -211,10 +218,23 @@ async function main() {
     .filter((f) => existsSync(f))
     .reduce((s, f) => s + gzipSync(readFileSync(f), { level: 9 }).length, 0);
 
+  return { route: args.route, chunks: list, totalGzip: total, totalRaw, cssGzip: css };
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  let result: SizeResult;
+  try {
+    result = await measureSize(args);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
   if (args.json) {
-    console.log(JSON.stringify({ route: args.route, chunks: list, totalGzip: total, totalRaw, cssGzip: css }, null, 2));
+    console.log(JSON.stringify(result, null, 2));
     return;
   }
+  const { chunks: list, totalGzip: total, totalRaw, cssGzip: css } = result;
   const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
   const width = Math.max(...list.map((r) => r.file.length), 10);
   console.log(`JavaScript needed for ${args.route} (gzip -9):\n`);
@@ -223,4 +243,4 @@ async function main() {
   if (css) console.log(`  ${'+ CSS'.padEnd(width)}  ${kb(css).padStart(9)}  (stylesheets linked by index.html, not in the total)`);
 }
 
-await main();
+if (import.meta.main) await main();

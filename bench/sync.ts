@@ -16,25 +16,68 @@ import { ROOT } from '../scripts/emulator.ts';
 import { startStackProcess } from '../scripts/stack-process.ts';
 import { startThrowawayPostgres } from '../tests/support/postgres.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const BACKENDS = (process.env.BENCH_BACKENDS ?? 'pglite,postgres').split(',');
+export interface SyncBenchOptions {
+  seconds: number;
+  connections: number;
+  backends: string[];
+  /** The stack's ports (API, Auth emulator): the report runs each bench on its own. */
+  port: number;
+  authPort: number;
+}
+
+export const SYNC_BENCH_DEFAULTS: SyncBenchOptions = {
+  seconds: Number(process.env.BENCH_SECONDS ?? 10),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+  backends: (process.env.BENCH_BACKENDS ?? 'pglite,postgres').split(','),
+  port: Number(process.env.BENCH_PORT ?? 8483),
+  authPort: Number(process.env.BENCH_AUTH_PORT ?? 9483),
+};
 
 interface Figures {
   health: Result;
   sync: Result;
 }
 
+/** One backend's figures: both routes' results, the ratio of throughputs and the load average after the run. */
+export interface SyncBackendFigures extends Figures {
+  backend: string;
+  ratio: number;
+  loadavg: number;
+}
+
+/** Each asked backend measured in turn; a backend that cannot start (no PostgreSQL installed) is skipped with its reason. */
+export async function benchSync(opts: Partial<SyncBenchOptions> = {}): Promise<{ results: SyncBackendFigures[]; skipped: { backend: string; reason: string }[] }> {
+  const o = { ...SYNC_BENCH_DEFAULTS, ...opts };
+  const results: SyncBackendFigures[] = [];
+  const skipped: { backend: string; reason: string }[] = [];
+  const done = (backend: string, f: Figures) => results.push({ backend, ...f, ratio: f.sync.requests.average / f.health.requests.average, loadavg: loadavg()[0] });
+  if (o.backends.includes('pglite')) done('pglite', await measure(o, 'pglite', {}));
+  if (o.backends.includes('postgres')) {
+    const pg = await startThrowawayPostgres();
+    if (!('url' in pg)) skipped.push({ backend: 'postgres', reason: pg.skipReason });
+    else {
+      try {
+        done('postgres', await measure(o, 'postgres', { DATABASE_URL: pg.url }));
+      } finally {
+        await pg.stop();
+      }
+    }
+  }
+  return { results, skipped };
+}
+
 /** One stack on one database: sign in as the demo client, find the latest cursor, measure both routes. */
-async function measure(backend: string, env: NodeJS.ProcessEnv): Promise<Figures> {
+async function measure(o: SyncBenchOptions, backend: string, env: NodeJS.ProcessEnv): Promise<Figures> {
   // Neither route serves the PWA: a stand-in page instead of dist/ spares the stack a `vite build`.
   const staticDir = mkdtempSync(join(tmpdir(), 'bench-sync-static-'));
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><meta name="portal-config" content="{}" /><title>bench</title>');
   const stack = await startStackProcess({
-    port: 8483,
-    authPort: 9483,
+    port: o.port,
+    authPort: o.authPort,
     logPath: join(ROOT, 'tests', 'output', `bench-sync-${backend}-stack.log`),
-    env: { STATIC_DIR: staticDir, ...env },
+    // Request logging as in production (LOG_REQUESTS=errors is its default; the dev stack logs every request),
+    // for both routes alike. BENCH_LOG_REQUESTS=all measures the development setting.
+    env: { STATIC_DIR: staticDir, LOG_REQUESTS: process.env.BENCH_LOG_REQUESTS ?? 'errors', ...env },
     label: `bench ${backend}`,
   });
   try {
@@ -48,7 +91,7 @@ async function measure(backend: string, env: NodeJS.ProcessEnv): Promise<Figures
     const syncPath = `/api/sync?cursor=${cursor}`;
 
     const run = (path: string, extra: Record<string, string> = {}) =>
-      autocannon({ url: `${stack.baseUrl}${path}`, connections: CONNECTIONS, duration: SECONDS, headers: extra });
+      autocannon({ url: `${stack.baseUrl}${path}`, connections: o.connections, duration: o.seconds, headers: extra });
     // Warm up both paths (JIT, connection pools, caches), then measure.
     await run('/api/health');
     await run(syncPath, headers);
@@ -74,26 +117,19 @@ async function latestCursor(baseUrl: string, headers: Record<string, string>): P
   }
 }
 
-function report(backend: string, { health, sync }: Figures) {
+function report({ backend, health, sync, ratio, loadavg: load }: SyncBackendFigures, o: SyncBenchOptions) {
   const row = (name: string, r: Result) =>
     `  ${name.padEnd(34)} ${String(Math.round(r.requests.average)).padStart(7)} req/s   p50 ${String(r.latency.p50).padStart(4)} ms   p99 ${String(r.latency.p99).padStart(4)} ms   ` +
     `(${r.requests.total} requests, non-2xx ${r.non2xx}, errors ${r.errors})`;
-  console.log(`\n${backend}: ${CONNECTIONS} connections, ${SECONDS} s each, load average ${loadavg()[0].toFixed(2)}`);
+  console.log(`\n${backend}: ${o.connections} connections, ${o.seconds} s each, load average ${load.toFixed(2)}`);
   console.log(row('GET /api/health', health));
   console.log(row('GET /api/sync?cursor=<latest>', sync));
-  console.log(`  sync / health: ratio ${(sync.requests.average / health.requests.average).toFixed(2)} of its throughput, p99 ${sync.latency.p99} ms vs ${health.latency.p99} ms`);
+  console.log(`  sync / health: ratio ${ratio.toFixed(2)} of its throughput, p99 ${sync.latency.p99} ms vs ${health.latency.p99} ms`);
 }
 
-console.log(`sync vs health bench: ${availableParallelism()} CPUs, load average ${loadavg()[0].toFixed(2)}`);
-if (BACKENDS.includes('pglite')) report('pglite', await measure('pglite', {}));
-if (BACKENDS.includes('postgres')) {
-  const pg = await startThrowawayPostgres();
-  if (!('url' in pg)) console.log(`\npostgres: skipped (${pg.skipReason})`);
-  else {
-    try {
-      report('postgres', await measure('postgres', { DATABASE_URL: pg.url }));
-    } finally {
-      await pg.stop();
-    }
-  }
+if (import.meta.main) {
+  console.log(`sync vs health bench: ${availableParallelism()} CPUs, load average ${loadavg()[0].toFixed(2)}`);
+  const { results, skipped } = await benchSync();
+  for (const r of results) report(r, SYNC_BENCH_DEFAULTS);
+  for (const s of skipped) console.log(`\n${s.backend}: skipped (${s.reason})`);
 }

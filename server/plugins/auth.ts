@@ -92,15 +92,21 @@ async function verifyBearer(tokens: TokenChecks, header = '', fresh: boolean) {
   }
 }
 
+/**
+ * Only the columns a caller's roles need: every authenticated request runs this, and the profile's other columns
+ * (the initial form among them) cost time to read and decode for nothing (docs/decisions/017).
+ */
+const roleColumns = { uid: users.uid, email: users.email, isAdmin: users.isAdmin, isStaff: users.isStaff, isClient: users.isClient };
+
 async function loadOrCreateUser(db: Db, identity: { uid: string; email: string | null }): Promise<AuthUser> {
-  const existing = await db.select().from(users).where(eq(users.uid, identity.uid)).limit(1);
+  const existing = await db.select(roleColumns).from(users).where(eq(users.uid, identity.uid)).limit(1);
   const row =
     existing[0] ??
     (await db
       .insert(users)
       .values({ uid: identity.uid, email: identity.email ?? '', isClient: false, filledInitialForm: false })
       .onConflictDoNothing()
-      .returning()
-      .then(async (rows) => rows[0] ?? (await db.select().from(users).where(eq(users.uid, identity.uid)))[0]));
+      .returning(roleColumns)
+      .then(async (rows) => rows[0] ?? (await db.select(roleColumns).from(users).where(eq(users.uid, identity.uid)))[0]));
   return { uid: row.uid, email: row.email, isAdmin: row.isAdmin, isStaff: row.isStaff || row.isAdmin, isClient: row.isClient };
 }

@@ -139,7 +139,18 @@ export class PortalDb extends Dexie {
     this.version(7)
       .stores({})
       .upgrade((tx) => tx.table<MetaRow, string>('meta').delete(SYNC_CURSOR_KEY));
+    // A pull writes every index of every row it brings (docs/decisions/017): only the indexes a screen reads stay.
+    // A tool's count uses the compound index; no screen queries deals by request or tool (billing reads them all).
+    this.version(8).stores({ requests: 'id, status, Created_Time, [productRequestType+Created_Time]', deals: 'id' });
   }
+}
+
+/**
+ * One tool's requests, oldest first: a range of the compound index (version 8 keeps no index on the tool alone).
+ * A Dexie collection is changed by reverse/offset/limit, so each use calls this again.
+ */
+export function requestsOfTool(db: PortalDb, tool: string) {
+  return db.requests.where('[productRequestType+Created_Time]').between([tool, Dexie.minKey], [tool, Dexie.maxKey]);
 }
 
 /**

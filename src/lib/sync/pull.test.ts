@@ -227,7 +227,7 @@ describe('row-tolerant pull', () => {
     expect((await db.meta.get('rejectedRows'))?.value).toEqual([{ table: 'requests', id: 'r3', reason: expect.stringContaining('paid'), at: expect.any(Number) }]);
     // The next pull starts after the page, bad row and all: nothing wedges.
     await pull(db);
-    expect(asked).toEqual(['/api/sync?cursor=0', '/api/sync?cursor=42']);
+    expect(asked).toEqual(['/api/sync?cursor=0&limit=5000', '/api/sync?cursor=42&limit=5000']);
   });
 
   it('keeps only the latest rows set aside', async () => {

@@ -29,15 +29,36 @@ export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPag
   let applied = 0;
   for (;;) {
     const cursor = Cursor.parse((await db.meta.get(SYNC_CURSOR_KEY))?.value);
-    const { page, rejected } = readPage(await fetchPage(cursor));
+    const fetched = performance.now();
+    const raw = await fetchPage(cursor);
+    const read = measure('portal:pull:fetch', fetched);
+    const { page, rejected } = readPage(raw);
+    const applying = measure('portal:pull:read', read);
     await applyPage(db, page, rejected);
+    measure('portal:pull:apply', applying);
     applied += pageSize(page);
     if (!page.hasMore) return applied;
   }
 }
 
+/**
+ * Where a pull's time goes, page by page (network and JSON, row checks, the Dexie transaction): read by
+ * bench/offline.ts next to the whole pull's `portal:pull`. Returns the end, the next phase's start.
+ */
+function measure(name: string, start: number): number {
+  const end = performance.now();
+  performance.measure(name, { start, end });
+  return end;
+}
+
+/**
+ * Rows asked per page: the server's largest (SyncQuery). A catch-up of 10,000 requests is then 2–3 round trips
+ * and as many Dexie transactions and screen refreshes instead of 5–6 (docs/decisions/017).
+ */
+export const PULL_PAGE_SIZE = 5000;
+
 export function fetchSyncPage(cursor: string): Promise<unknown> {
-  return apiGet(`/sync?cursor=${encodeURIComponent(cursor)}`, z.unknown());
+  return apiGet(`/sync?cursor=${encodeURIComponent(cursor)}&limit=${PULL_PAGE_SIZE}`, z.unknown());
 }
 
 /** The envelope must be right (without a cursor nothing can move); its rows are read one by one. */

@@ -4,7 +4,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { type ReactNode, useEffect, useState } from 'react';
 import { formatDateTime } from '../../../../domain/format.ts';
 import { iconSize } from '../../../components/theme-tokens.ts';
-import type { PortalDb } from '../../../lib/db.ts';
+import { type PortalDb, requestsOfTool } from '../../../lib/db.ts';
 import { useOnline } from '../../../lib/pwa.ts';
 import { useReplica } from '../../../lib/replica.ts';
 import { downloadCaseFile, refreshTrackMasterVisits } from './load-case-file.ts';
@@ -104,7 +104,7 @@ export function CaseFilePage() {
 function useTrackMasterVisits(db: PortalDb): number | null {
   const online = useOnline();
   const changes = useLiveQuery(async () => {
-    const requests = await db.requests.where('productRequestType').equals('TRACK_MASTER').toArray();
+    const requests = await requestsOfTool(db, 'TRACK_MASTER').toArray();
     const links = await db.trackingLinks.toArray();
     return `${requests.map((r) => `${r.id}:${r.paid}:${r.pending ? 1 : 0}`).join()}|${links.reduce((n, l) => n + l.visits + l.previews, 0)}`;
   }, [db]);
@@ -113,7 +113,7 @@ function useTrackMasterVisits(db: PortalDb): number | null {
   }, [db, online, changes]);
   // When the copy the file will print was fetched: the oldest of them, so it never claims more than it has.
   const asOf = useLiveQuery(async () => {
-    const ids = new Set((await db.requests.where('productRequestType').equals('TRACK_MASTER').toArray()).filter((r) => !r.pending).map((r) => r.id));
+    const ids = new Set((await requestsOfTool(db, 'TRACK_MASTER').toArray()).filter((r) => !r.pending).map((r) => r.id));
     const copies = (await db.liveDetails.toArray()).filter((d) => ids.has(d.id));
     return copies.length === ids.size && ids.size > 0 ? Math.min(...copies.map((d) => d.fetchedAt)) : null;
   }, [db]);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LiveDetails } from '../../../../domain/schemas.ts';
 import { toolByBackendName } from '../../../../domain/tools.ts';
 import { apiGet } from '../../../lib/api.ts';
-import type { PortalDb } from '../../../lib/db.ts';
+import { type PortalDb, requestsOfTool } from '../../../lib/db.ts';
 import { saveBlob } from '../../../lib/save-file.ts';
 import { LAST_SYNC_KEY } from '../../../lib/sync/pull.ts';
 import { type CaseData, caseFileSections } from './case-file-content.ts';
@@ -32,7 +32,7 @@ export async function readCase(db: PortalDb, now = new Date()): Promise<CaseData
  * Called by the case file page when online; a failure leaves the last copy, which the file then prints with its date.
  */
 export async function refreshTrackMasterVisits(db: PortalDb): Promise<void> {
-  const requests = (await db.requests.where('productRequestType').equals('TRACK_MASTER').toArray()).filter((r) => !r.pending);
+  const requests = (await requestsOfTool(db, 'TRACK_MASTER').toArray()).filter((r) => !r.pending);
   await Promise.allSettled(
     requests.map(async (request) => {
       const live = await apiGet(`/tools/${toolByBackendName(request.productRequestType)?.id ?? 'track-master'}/requests/${request.id}/live-details`, LiveDetails);

@@ -1,7 +1,6 @@
-import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { type ToolDefinition, toolByBackendName } from '../../../../domain/tools.ts';
-import type { LocalRequest } from '../../../lib/db.ts';
+import { type LocalRequest, requestsOfTool } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';
 
 export const PAGE_SIZE = 50;
@@ -20,13 +19,8 @@ export function useRequestPage(tool: ToolDefinition | undefined, page: number): 
   const db = useReplica();
   const type = tool?.ToolNameBackend;
   return useLiveQuery(async () => {
-    const newest = type
-      ? db.requests.where('[productRequestType+Created_Time]').between([type, Dexie.minKey], [type, Dexie.maxKey]).reverse()
-      : db.requests.orderBy('Created_Time').reverse();
-    const [rows, total] = await Promise.all([
-      newest.offset(page * PAGE_SIZE).limit(PAGE_SIZE).toArray(),
-      type ? db.requests.where('productRequestType').equals(type).count() : db.requests.count(),
-    ]);
+    const newest = type ? requestsOfTool(db, type).reverse() : db.requests.orderBy('Created_Time').reverse();
+    const [rows, total] = await Promise.all([newest.offset(page * PAGE_SIZE).limit(PAGE_SIZE).toArray(), type ? requestsOfTool(db, type).count() : db.requests.count()]);
     return { rows, total };
   }, [db, type, page]);
 }
