@@ -34,6 +34,11 @@ const config = defineConfig({
       fontSize: '1.125rem',
       fontWeight: 'semibold',
     },
+    // Chakra draws placeholders in fg.muted at 80% opacity (about 3.3:1 here); hints such as DD/MM/YYYY must be
+    // readable, so they take the full muted colour (4.5:1 or more on white).
+    '*::placeholder, *[data-placeholder]': {
+      color: 'fg.muted',
+    },
   },
   theme: {
     tokens: {
