@@ -41,7 +41,7 @@ test('a case from sign-up to a downloaded report, staff and client side by side'
   await client.getByRole('link', { name: 'Fill in the initial form' }).click();
   await client.getByLabel('Money lost').fill('2500');
   await client.getByLabel('Date of last transfer').fill('01/10/2026');
-  await client.getByLabel('Time of last transfer').fill('10:30');
+  await client.getByLabel('Time of last transfer', { exact: true }).fill('10:30');
   await client.getByLabel('Fraud type').selectOption({ label: 'Investments' });
   await client.getByLabel('Fraud URL').fill('https://fake-broker.example');
   await client.getByRole('button', { name: 'Submit' }).click();
