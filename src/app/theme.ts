@@ -1,6 +1,6 @@
 import '@fontsource-variable/plus-jakarta-sans';
 import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
-import { palette } from '../components/theme-tokens.ts';
+import { messageBarSpaceVar, palette } from '../components/theme-tokens.ts';
 
 const fontStack = '"Plus Jakarta Sans Variable", sans-serif';
 
@@ -24,6 +24,14 @@ function slotsOf(recipe: string): string[] {
 
 const config = defineConfig({
   globalCss: {
+    // Scrolling something into view (and keyboard focus moving down the page) stops short of the message bar and,
+    // on phones, of "Leave quickly" (12px up, 2.25rem high) which sits over the content's bottom left corner.
+    html: {
+      scrollPaddingBottom: {
+        base: `max(var(${messageBarSpaceVar}, 0px), calc(12px + 2.25rem + 8px + env(safe-area-inset-bottom, 0px)))`,
+        md: `var(${messageBarSpaceVar}, 0px)`,
+      },
+    },
     body: {
       fontFamily: 'body',
       fontSize: '0.875rem',

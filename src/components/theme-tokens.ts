@@ -29,3 +29,10 @@ export const palette = {
   // the pale brand tint (#ECF2FF), so secondary text stays readable wherever it sits.
   muted: '#5E6F8B',
 } as const;
+
+/**
+ * Set on the root element while the message bar shows: the height it takes at the bottom of the viewport, gap
+ * included. The page reserves that much room under its content and scrolls with that margin, so a message never
+ * sits over what the user needs to see (the request just ordered, the last row of a table).
+ */
+export const messageBarSpaceVar = '--message-bar-space';

@@ -1,4 +1,5 @@
-// Issue 15 item 8's remainders: dates typed DD/MM/YYYY and stored as the right timestamp.
+// Issue 15 item 8's remainders: dates typed DD/MM/YYYY and stored as the right timestamp; the message bar that
+// confirms an order never sits over the request just ordered.
 import { expect, test, type Page } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';
 import { tools } from '../../domain/tools.ts';
@@ -13,8 +14,69 @@ async function viewportShot(page: Page, name: string) {
   await page.screenshot({ path: join(import.meta.dirname, '..', 'output', 'screenshots', `${name}.png`) });
 }
 
+interface Box {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+interface RowAndBar {
+  rowId: string | null;
+  row: Box;
+  /** The confirmation, when it still shows in the frame measured. */
+  bar: Box | null;
+  quickExit: Box;
+  /** Where the sticky top bar ends: a row above that is hidden as well. */
+  headerBottom: number;
+  viewportHeight: number;
+}
+
+/**
+ * The first frame on `path` where the request's row is drawn (and, with `withBar`, the confirmation shows too),
+ * measured inside the page in one go: the bar is there for 3.5 s only and the app's clock must keep running.
+ */
+async function measureRow(page: Page, rowSelector: string, path: string, withBar: boolean): Promise<RowAndBar> {
+  const handle = await page.waitForFunction(
+    ({ rowSelector, path, text, withBar }) => {
+      if (location.pathname !== path) return null;
+      const row = document.querySelector(rowSelector);
+      const bar = [...document.querySelectorAll('[role="status"]')].find(
+        (el) => el.textContent?.includes(text) && el.closest('[data-state]')?.getAttribute('data-state') === 'open',
+      );
+      const quickExit = document.querySelector('[data-testid="quick-exit"]');
+      if (!row || !quickExit || (withBar && !bar)) return null;
+      const box = (el: Element) => {
+        const r = el.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+      };
+      const header = document.querySelector('header');
+      return {
+        rowId: row.getAttribute('data-request-id'),
+        row: box(row),
+        bar: bar ? box(bar) : null,
+        quickExit: box(quickExit),
+        headerBottom: header?.getBoundingClientRect().bottom ?? 0,
+        viewportHeight: innerHeight,
+      };
+    },
+    { rowSelector, path, text: texts.requestSubmitted, withBar },
+    { polling: 'raf', timeout: 15_000 },
+  );
+  return (await handle.jsonValue()) as RowAndBar;
+}
+
+const overlap = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/** In view: below the top bar, above the bottom of the window, and under neither the message nor "Leave quickly". */
+function expectRowInView({ row, bar, quickExit, headerBottom, viewportHeight }: RowAndBar) {
+  expect(row.top).toBeGreaterThanOrEqual(headerBottom - 1);
+  expect(row.bottom).toBeLessThanOrEqual(viewportHeight);
+  expect(overlap(row, quickExit), `row ${JSON.stringify(row)} under Leave quickly ${JSON.stringify(quickExit)}`).toBe(false);
+  if (bar) expect(overlap(row, bar), `row ${JSON.stringify(row)} under the message ${JSON.stringify(bar)}`).toBe(false);
+}
+
 for (const viewport of [DESKTOP, PHONE]) {
-  test(`a purchase's date is typed DD/MM/YYYY and stored as that day (${viewport.width} px)`, async ({ page }) => {
+  test(`a purchase's date is typed DD/MM/YYYY and stored as that day; the confirmation leaves the new row in view (${viewport.width} px)`, async ({ page }) => {
     test.setTimeout(90_000);
     await page.setViewportSize(viewport);
     await signIn(page, DEMO.client.email, DEMO.client.password);
@@ -41,13 +103,28 @@ for (const viewport of [DESKTOP, PHONE]) {
     const terms = page.getByRole('dialog', { name: 'Terms and Conditions' });
     await terms.getByText('I have read and agree').click();
     const posted = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/api/${blockchain.hrefBackend}`));
+    const answered = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/api/${blockchain.hrefBackend}`));
+    // Watched from before the click: the message lasts 3.5 s and a loaded machine can take that long to answer.
+    // The newest row of the tool's table, the moment the message shows (then checked to be the new request).
+    const toolTableFirstRow = `table[aria-label="${blockchain.header}"] tbody tr:first-child`;
+    const onToolMeasured = measureRow(page, toolTableFirstRow, `/tool/${blockchain.id}`, true);
     await terms.getByRole('button', { name: 'Submit request' }).click();
     const body = (await posted).postDataJSON()[blockchain.hrefBackend] as Record<string, unknown>;
     expect(body.transactionDate).toBe(await page.evaluate(() => new Date(2026, 3, 5).getTime()));
-    await expect(page.getByText(texts.requestSubmitted)).toBeVisible();
+    const { id } = ((await (await answered).json()) as { data: { id: string } }).data;
 
-    await expect(page).toHaveURL(/\/$/, { timeout: 8_000 });
+    // The moment the message shows, the new request's row is in view on the tool page, above the bar, not under it.
+    const onTool = await onToolMeasured;
+    await viewportShot(page, `polish-message-tool-page-${viewport.width}`);
+    expect(onTool.bar).not.toBeNull();
+    expectRowInView(onTool);
+    // The row measured was the new request (its id is the server's once the answer is in, the device's before).
+    if (onTool.rowId !== id) await expect(page.locator(toolTableFirstRow)).toHaveAttribute('data-request-id', id);
+    // On the dashboard the bar has half a second left (3 s redirect, 3.5 s message) and may be gone by the time the
+    // rows are read from the device: the row is brought into view either way, and clear of the bar while it shows.
+    const onDashboard = await measureRow(page, `tr[data-request-id="${id}"]`, '/', false);
     await viewportShot(page, `polish-after-purchase-${viewport.width}`);
+    expectRowInView(onDashboard);
 
     // The request stored that day: Request Details shows it as 05/04/2026.
     const table = page.getByRole('table', { name: 'Tools requests' });
