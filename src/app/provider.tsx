@@ -11,9 +11,11 @@ import { system } from './theme.ts';
 export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <ChakraProvider value={system}>
+      {/* Before the page (it is fixed, so only the order of effects changes): the room it reserves at the bottom
+          is set before a page's own effects scroll something into view above it. */}
+      <MessageBar />
       {children}
       <LoadingOverlay />
-      <MessageBar />
     </ChakraProvider>
   );
 }

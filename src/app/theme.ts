@@ -1,6 +1,6 @@
 import '@fontsource-variable/plus-jakarta-sans';
 import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
-import { palette } from '../components/theme-tokens.ts';
+import { messageBarSpaceVar, palette } from '../components/theme-tokens.ts';
 
 const fontStack = '"Plus Jakarta Sans Variable", sans-serif';
 
@@ -24,6 +24,14 @@ function slotsOf(recipe: string): string[] {
 
 const config = defineConfig({
   globalCss: {
+    // Scrolling something into view (and keyboard focus moving down the page) stops short of the message bar and,
+    // on phones, of "Leave quickly" (12px up, 2.25rem high) which sits over the content's bottom left corner.
+    html: {
+      scrollPaddingBottom: {
+        base: `max(var(${messageBarSpaceVar}, 0px), calc(12px + 2.25rem + 8px + env(safe-area-inset-bottom, 0px)))`,
+        md: `var(${messageBarSpaceVar}, 0px)`,
+      },
+    },
     body: {
       fontFamily: 'body',
       fontSize: '0.875rem',
@@ -33,6 +41,11 @@ const config = defineConfig({
     h1: {
       fontSize: '1.125rem',
       fontWeight: 'semibold',
+    },
+    // Chakra draws placeholders in fg.muted at 80% opacity (about 3.3:1 here); hints such as DD/MM/YYYY must be
+    // readable, so they take the full muted colour (4.5:1 or more on white).
+    '*::placeholder, *[data-placeholder]': {
+      color: 'fg.muted',
     },
   },
   theme: {

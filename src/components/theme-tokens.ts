@@ -25,5 +25,14 @@ export const palette = {
   blue: '#5D87FF',
   border: '#e5eaef',
   nav: '#5A6A85',
-  muted: '#7C8FAC',
+  // Darker than the design's #7C8FAC (3.3:1 on white): at least 4.5:1 (WCAG AA) on white, on both page greys and on
+  // the pale brand tint (#ECF2FF), so secondary text stays readable wherever it sits.
+  muted: '#5E6F8B',
 } as const;
+
+/**
+ * Set on the root element while the message bar shows: the height it takes at the bottom of the viewport, gap
+ * included. The page reserves that much room under its content and scrolls with that margin, so a message never
+ * sits over what the user needs to see (the request just ordered, the last row of a table).
+ */
+export const messageBarSpaceVar = '--message-bar-space';

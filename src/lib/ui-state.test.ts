@@ -11,7 +11,7 @@ beforeEach(async () => {
 
 describe('ui-state', () => {
   it('starts with loading and isMobile false and no messages', () => {
-    expect(ui.getUiState()).toEqual({ loading: false, loadingCoverage: 'full', isMobile: false, messages: [] });
+    expect(ui.getUiState()).toEqual({ loading: false, loadingCoverage: 'full', isMobile: false, messages: [], newRequestAt: null });
   });
 
   it('sets loading with full coverage unless told otherwise', () => {

@@ -23,6 +23,8 @@ export interface UiState {
   isMobile: boolean;
   /** Oldest first: the message bar shows one at a time, in the order they were raised. */
   messages: readonly UiMessage[];
+  /** When the user last ordered a tool (ms): requests tables then bring their newest row into view. */
+  newRequestAt: number | null;
 }
 
 const initialState: UiState = {
@@ -30,6 +32,7 @@ const initialState: UiState = {
   loadingCoverage: 'full',
   isMobile: false,
   messages: [],
+  newRequestAt: null,
 };
 
 const store = createStore<UiState>(initialState);
@@ -70,6 +73,14 @@ export function removeMessage(key: string): void {
   store.set({ messages: messages.filter((m) => m.key !== key) });
 }
 
+/**
+ * The user has just ordered a tool: the requests tables on screen now, and the dashboard's when the page goes
+ * there, scroll their newest row into view, above the message bar that confirms the order.
+ */
+export function revealNewRequest(): void {
+  store.set({ newRequestAt: Date.now() });
+}
+
 // Each hook selects a primitive or a reference that only changes on a real update, so
 // subscribers do not re-render for unrelated changes.
 
@@ -85,4 +96,8 @@ export function useIsMobile(): boolean {
 
 export function useMessages(): readonly UiMessage[] {
   return store.useSelect((s) => s.messages);
+}
+
+export function useNewRequestAt(): number | null {
+  return store.useSelect((s) => s.newRequestAt);
 }

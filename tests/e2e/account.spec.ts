@@ -81,7 +81,8 @@ test('the lead sees the approval and initial-form banners, fills the form, and t
   await shot(page, 'account-initial-form-errors');
 
   await page.getByLabel('Money lost').fill('2500.50');
-  await page.getByLabel('Date and time of last transfer').fill('2025-03-14T10:30');
+  await page.getByLabel('Date of last transfer').fill('14/03/2025');
+  await page.getByLabel('Time of last transfer', { exact: true }).fill('10:30');
   const fraudType = page.getByLabel('Fraud type');
   await expect(fraudType.locator('option', { hasText: 'Job fraud' })).toHaveCount(1);
   await fraudType.selectOption({ label: 'Job fraud' });
@@ -246,7 +247,8 @@ test('sign-out with an unsent request asks first', async ({ page, context }) => 
   await expect(page.getByLabel('Money lost')).toBeVisible();
   await context.setOffline(true);
   await page.getByLabel('Money lost').fill('10');
-  await page.getByLabel('Date and time of last transfer').fill('2025-01-02T08:00');
+  await page.getByLabel('Date of last transfer').fill('02/01/2025');
+  await page.getByLabel('Time of last transfer', { exact: true }).fill('08:00');
   await page.getByLabel('Fraud type').selectOption({ label: 'Crypto' });
   await page.getByLabel('Fraud URL').fill('scam.example.com');
   await page.getByRole('button', { name: 'Submit' }).click();

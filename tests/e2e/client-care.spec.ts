@@ -178,10 +178,11 @@ test('quick exit: the button and Escape twice replace the portal, and Back does 
   expect(onPortal(page), 'Back must not reach the portal').toBe(false);
 });
 
-// Item 8's presence case: it passed on one run and failed on the next (the IN_ACTIVE marker sent with keepalive on
-// pagehide did not always reach the server when the tab went to another address). Not fixed yet: kept as fixme so it
-// shows in the report instead of being lost.
-test.fixme('presence: leaving the portal for another address in the same tab marks the user IN_ACTIVE', async ({ page, context, request }) => {
+// Item 8's presence case. It used to fail about one run in five: the marker was sent only on pagehide, which Chromium
+// fires in the old page after the new address has committed, and a page still busy right after sign-in could be torn
+// down before it ran. The marker now also goes on beforeunload (use-presence.ts). The address is left as soon as the
+// server has seen ACTIVE, which is when the page is busiest and the old failure showed.
+test('presence: leaving the portal for another address in the same tab marks the user IN_ACTIVE', async ({ page, context, request }) => {
   await stubNeutralSite(context);
   const email = `presence-${Date.now()}@e2e.test`;
   const password = 'Start#2026';

@@ -79,7 +79,7 @@ test('a purchase with a file, a refund and a contact message made offline each a
   await page.getByRole('button', { name: 'New Request' }).click();
   const form = page.getByRole('dialog');
   await form.getByLabel('Amount Lost').fill('2500');
-  await form.getByLabel('Transaction Date').fill('2026-10-01');
+  await form.getByLabel('Transaction Date').fill('01/10/2026');
   await form.getByLabel('Transactions Bank Used').fill(`Bank ${stamp}`);
   await form.getByLabel('Payment Method').selectOption('wire');
   await form.getByLabel('Bank Statement').setInputFiles({ name: 'statement.png', mimeType: 'image/png', buffer: PNG });

@@ -40,7 +40,8 @@ test('a case from sign-up to a downloaded report, staff and client side by side'
   await expect(client.getByText(texts.awaitingApproval)).toHaveCount(0, { timeout: 10_000 });
   await client.getByRole('link', { name: 'Fill in the initial form' }).click();
   await client.getByLabel('Money lost').fill('2500');
-  await client.getByLabel('Date and time of last transfer').fill('2026-10-01T10:30');
+  await client.getByLabel('Date of last transfer').fill('01/10/2026');
+  await client.getByLabel('Time of last transfer', { exact: true }).fill('10:30');
   await client.getByLabel('Fraud type').selectOption({ label: 'Investments' });
   await client.getByLabel('Fraud URL').fill('https://fake-broker.example');
   await client.getByRole('button', { name: 'Submit' }).click();
@@ -51,7 +52,7 @@ test('a case from sign-up to a downloaded report, staff and client side by side'
   await client.getByRole('button', { name: 'New Request' }).click();
   const form = client.getByRole('dialog');
   await form.getByLabel('Amount Lost', { exact: false }).fill('2500');
-  await form.getByLabel('Transaction Date', { exact: false }).fill('2026-09-28');
+  await form.getByLabel('Transaction Date', { exact: false }).fill('28/09/2026');
   await form.getByLabel('Transactions Bank Used', { exact: false }).fill('Barclays');
   await form.getByLabel('Payment Method', { exact: false }).selectOption('wire');
   await form.getByLabel('Bank Statement', { exact: false }).setInputFiles({ name: 'statement.pdf', mimeType: 'application/pdf', buffer: PDF });

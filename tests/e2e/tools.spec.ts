@@ -90,8 +90,9 @@ async function fillForm(page: Page, t: ToolDefinition, stamp: string): Promise<R
         await input.fill('1500.5');
         break;
       case 'date':
-        typed[field.backendHeader] = '2024-05-17';
-        await input.fill('2024-05-17');
+        // Day first, as the app shows dates (a native date input would follow the browser's mm/dd/yyyy).
+        typed[field.backendHeader] = '17/05/2024';
+        await input.fill('17/05/2024');
         break;
       case 'select':
         typed[field.backendHeader] = field.options![1];

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Box, Flex, SkipNavContent, SkipNavLink } from '@chakra-ui/react';
 import { useRouterState } from '@tanstack/react-router';
+import { messageBarSpaceVar } from '../../components/theme-tokens.ts';
 import { useIsMobile } from '../../lib/ui-state.ts';
 import { Footer } from './footer.tsx';
 import { MobileDrawer } from './mobile-drawer.tsx';
@@ -70,7 +71,15 @@ export function AppLayout({
           notificationsSlot={notificationsSlot}
           statusSlot={statusSlot}
         />
-        <Box as="main" flex="1" px={{ base: '4', md: '6' }} py={{ base: '4', md: '6' }} bg="portal.background">
+        <Box
+          as="main"
+          flex="1"
+          px={{ base: '4', md: '6' }}
+          pt={{ base: '4', md: '6' }}
+          // While a message shows, room for it under the content, so the last rows can scroll out from under the bar.
+          pb={{ base: `calc(1rem + var(${messageBarSpaceVar}, 0px))`, md: `calc(1.5rem + var(${messageBarSpaceVar}, 0px))` }}
+          bg="portal.background"
+        >
           <SkipNavContent />
           <Box maxWidth="1200px" mx="auto" width="100%">
             {onDashboard ? children : (

@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { ChakraProvider } from '@chakra-ui/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getUiState, removeMessage, showMessage } from '../../lib/ui-state.ts';
+import { messageBarSpaceVar } from '../../components/theme-tokens.ts';
 import { system } from '../theme.ts';
 import { MessageBar, messageExitMs } from './message-bar.tsx';
 
@@ -102,5 +103,21 @@ describe('MessageBar', () => {
     const next = screen.getByRole('status');
     expect(next.textContent).toContain('second');
     expect(barState(next)).toBe('open');
+  });
+
+  it('reserves its room at the bottom of the page only while a message shows', () => {
+    const reserved = () => document.documentElement.style.getPropertyValue(messageBarSpaceVar);
+    renderBar();
+    expect(reserved()).toBe('');
+    act(() => {
+      showMessage('Request submitted successfully.');
+    });
+    // jsdom lays nothing out: the bar's offset and height read 0, leaving the gap kept above it.
+    expect(reserved()).toMatch(/^\d+px$/);
+
+    advance(3500);
+    advance(messageExitMs);
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(reserved()).toBe('');
   });
 });

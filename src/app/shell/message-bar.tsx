@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Alert, Box, CloseButton } from '@chakra-ui/react';
+import { messageBarSpaceVar } from '../../components/theme-tokens.ts';
 import { removeMessage, useMessages } from '../../lib/ui-state.ts';
 
 /** Spec section 8/9: the bar hides itself after this long unless the message names a duration. */
@@ -7,6 +8,37 @@ export const defaultMessageDurationMs = 3500;
 
 /** Length of the exit animation; the message leaves the store only once it has played. */
 export const messageExitMs = 200;
+
+/** Room left between the bar and the content scrolled above it. */
+const clearancePx = 8;
+
+/**
+ * Publishes the room the bar takes at the bottom of the viewport (its offset, its height and a gap) as
+ * `messageBarSpaceVar` on the root element while it shows: the layout reserves it under the page and scrolling
+ * into view stops above it (app/theme.ts), so content can always be brought out from under the bar.
+ */
+function useReservedSpace(bar: RefObject<HTMLDivElement | null>, showing: boolean) {
+  useLayoutEffect(() => {
+    const element = bar.current;
+    if (!showing || !element) return;
+    const root = document.documentElement;
+    // The offset is read from the computed style, not the box: the entry animation moves the box for a moment.
+    const measure = () => {
+      const bottom = Number.parseFloat(getComputedStyle(element).bottom) || 0;
+      root.style.setProperty(messageBarSpaceVar, `${Math.ceil(bottom + element.offsetHeight + clearancePx)}px`);
+    };
+    measure();
+    // A longer message or a narrower window changes its height; jsdom has no ResizeObserver.
+    const resized = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    resized?.observe(element);
+    window.addEventListener('resize', measure);
+    return () => {
+      resized?.disconnect();
+      window.removeEventListener('resize', measure);
+      root.style.removeProperty(messageBarSpaceVar);
+    };
+  }, [bar, showing]);
+}
 
 /**
  * Shows the oldest queued message at the bottom centre. Unlike a MUI Snackbar's default, a click
@@ -20,6 +52,8 @@ export function MessageBar() {
   // Keyed by message, so a new message never inherits the closing state of the previous one.
   const [closingKey, setClosingKey] = useState<string | null>(null);
   const closing = currentKey !== undefined && closingKey === currentKey;
+  const bar = useRef<HTMLDivElement>(null);
+  useReservedSpace(bar, current !== undefined);
 
   useEffect(() => {
     if (currentKey === undefined) return;
@@ -37,8 +71,11 @@ export function MessageBar() {
 
   return (
     <Box
+      ref={bar}
       position="fixed"
-      bottom="6"
+      // On phones "Leave quickly" (2.25rem high, 12px up) holds the bottom left corner above everything: the bar sits just over it
+      // rather than under its edge; wider screens have room beside it.
+      bottom={{ base: 'calc(12px + 2.25rem + 8px + env(safe-area-inset-bottom, 0px))', md: '6' }}
       left="50%"
       transform="translateX(-50%)"
       zIndex="toast"

@@ -12,7 +12,7 @@ vi.mock('../../lib/api.ts', () => ({
 }));
 vi.mock('../../lib/firebase.ts', () => ({ getIdToken: async () => 'token' }));
 
-const { usePresence } = await import('./use-presence.ts');
+const { STAYED_AFTER_BEFOREUNLOAD_MS, usePresence } = await import('./use-presence.ts');
 
 function setVisibility(state: 'visible' | 'hidden') {
   Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
@@ -45,6 +45,30 @@ describe('usePresence', () => {
     window.dispatchEvent(new Event('pagehide'));
     expect(calls.map((c) => c.status)).toEqual(['ACTIVE', 'IN_ACTIVE']);
     unmount();
+  });
+
+  it('sends IN_ACTIVE on beforeunload, before the navigation, and once only when pagehide follows', () => {
+    const { unmount } = renderHook(() => usePresence('u1'));
+    window.dispatchEvent(new Event('beforeunload'));
+    expect(calls.map((c) => c.status)).toEqual(['ACTIVE', 'IN_ACTIVE']);
+    window.dispatchEvent(new Event('pagehide'));
+    expect(calls.map((c) => c.status)).toEqual(['ACTIVE', 'IN_ACTIVE']);
+    unmount();
+  });
+
+  it('says ACTIVE again when a beforeunload did not take the page away (a download, a cancelled navigation)', () => {
+    vi.useFakeTimers();
+    try {
+      const { unmount } = renderHook(() => usePresence('u1'));
+      window.dispatchEvent(new Event('beforeunload'));
+      vi.advanceTimersByTime(STAYED_AFTER_BEFOREUNLOAD_MS - 1);
+      expect(calls.map((c) => c.status)).toEqual(['ACTIVE', 'IN_ACTIVE']);
+      vi.advanceTimersByTime(1);
+      expect(calls.map((c) => c.status)).toEqual(['ACTIVE', 'IN_ACTIVE', 'ACTIVE']);
+      unmount();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('only logs its errors', async () => {

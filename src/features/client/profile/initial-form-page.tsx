@@ -1,20 +1,32 @@
-import { Button, Field, Input, NativeSelect, Stack } from '@chakra-ui/react';
+import { Button, Field, Fieldset, Input, NativeSelect, Stack } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
-import dayjs from 'dayjs';
 import { type FormEvent, useState } from 'react';
 import { fraudTypeLabel, fraudTypes } from '../../../../domain/enums.ts';
 import { InitialFormFields } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
+import { DateEntryInput } from '../../../components/date-entry-input.tsx';
 import { EditRefused } from '../../../components/edit-refused.tsx';
 import { PageCard } from '../../../components/page-card.tsx';
 import { Popup } from '../../../components/popup.tsx';
 import { type CommandEditorProps, saveAndSendLabel, useSaveEdit } from '../../../lib/command-editors.ts';
 import { queueInitialForm } from '../../../lib/commands.ts';
+import {
+  dateEntryError,
+  formatDateEntry,
+  formatTimeEntry,
+  parseDateEntry,
+  parseDateTimeEntry,
+  parseTimeEntry,
+  timeEntryError,
+  timePlaceholder,
+} from '../../../lib/date-entry.ts';
 import { displayName, useProfile, useReplica } from '../../../lib/replica.ts';
 import { isAccepted, useQueuedCommand } from '../../../lib/use-queued-command.ts';
 
 type FieldKey = 'moneyLost' | 'lastFundsTransfer' | 'fraudType' | 'fraudUrl';
 type Errors = Partial<Record<FieldKey, string>>;
+/** What the inputs hold: lastFundsTransfer is the day typed DD/MM/YYYY, lastTransferTime its HH:MM. */
+export type InitialFormValues = Record<FieldKey | 'lastTransferTime', string>;
 
 const labels: Record<FieldKey, string> = {
   moneyLost: 'Money lost',
@@ -22,17 +34,41 @@ const labels: Record<FieldKey, string> = {
   fraudType: 'Fraud type',
   fraudUrl: 'Fraud URL',
 };
+const dateLabel = 'Date of last transfer';
+const timeLabel = 'Time of last transfer';
 
-/** The form values as the schema wants them: money as a number, the date as a timestamp (spec section 5). */
-export function toInitialForm(values: Record<FieldKey, string>, name: string): unknown {
-  const date = values.lastFundsTransfer ? dayjs(values.lastFundsTransfer) : null;
+/**
+ * The form values as the schema wants them: money as a number, the day and time as a timestamp (spec section 5),
+ * both typed in the app's format (DD/MM/YYYY, 24-hour HH:MM; lib/date-entry.ts), in the user's local time.
+ */
+export function toInitialForm(values: InitialFormValues, name: string): unknown {
   return {
     moneyLost: values.moneyLost.trim() === '' ? undefined : Number(values.moneyLost),
-    lastFundsTransfer: date?.isValid() ? date.valueOf() : undefined,
+    lastFundsTransfer: parseDateTimeEntry(values.lastFundsTransfer, values.lastTransferTime) ?? undefined,
     fraudType: values.fraudType || undefined,
     fraudUrl: values.fraudUrl,
     name,
   };
+}
+
+/** The day and time fields said in the user's terms: which part is missing or cannot be read. */
+function transferTimeError(values: InitialFormValues): string | undefined {
+  const date = values.lastFundsTransfer.trim();
+  const time = values.lastTransferTime.trim();
+  if (date === '' && time === '') return `${labels.lastFundsTransfer} is required`;
+  if (date === '') return `${dateLabel} is required`;
+  if (parseDateEntry(date) === null) return dateEntryError(dateLabel);
+  if (time === '') return `${timeLabel} is required`;
+  if (parseTimeEntry(time) === null) return timeEntryError(timeLabel);
+  return undefined;
+}
+
+/** Every field error of the typed values, in the words of the fields' labels. */
+export function formErrors(values: InitialFormValues, name: string): Errors {
+  const errors = fieldErrors(toInitialForm(values, name));
+  const transfer = transferTimeError(values);
+  if (transfer) errors.lastFundsTransfer = transfer;
+  return errors;
 }
 
 /** The schema's messages name the payload keys; the user sees the field labels instead. */
@@ -51,16 +87,17 @@ export function fieldErrors(value: unknown): Errors {
 }
 
 /** The form's strings for a stored initial form: the outbox's Edit opens prefilled with them. */
-export function toFormValues(form: InitialFormFields): Record<FieldKey, string> {
+export function toFormValues(form: InitialFormFields): InitialFormValues {
   return {
     moneyLost: String(form.moneyLost),
-    lastFundsTransfer: dayjs(form.lastFundsTransfer).format('YYYY-MM-DDTHH:mm'),
+    lastFundsTransfer: formatDateEntry(form.lastFundsTransfer),
+    lastTransferTime: formatTimeEntry(form.lastFundsTransfer),
     fraudType: form.fraudType,
     fraudUrl: form.fraudUrl,
   };
 }
 
-const emptyValues: Record<FieldKey, string> = { moneyLost: '', lastFundsTransfer: '', fraudType: '', fraudUrl: '' };
+const emptyValues: InitialFormValues = { moneyLost: '', lastFundsTransfer: '', lastTransferTime: '', fraudType: '', fraudUrl: '' };
 
 /**
  * /initial-form: the one-time form (its route sends a user who filled it to /). It goes through the outbox,
@@ -109,7 +146,7 @@ function InitialForm({
   submitLabel,
   onSubmit,
 }: {
-  initial: Record<FieldKey, string>;
+  initial: InitialFormValues;
   name: string;
   busy: boolean;
   submitLabel: string;
@@ -118,15 +155,16 @@ function InitialForm({
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<Errors>({});
 
-  const set = (key: FieldKey) => (value: string) => {
+  const set = (key: keyof InitialFormValues) => (value: string) => {
     setValues((v) => ({ ...v, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: undefined }));
+    const field: FieldKey = key === 'lastTransferTime' ? 'lastFundsTransfer' : key;
+    setErrors((e) => ({ ...e, [field]: undefined }));
   };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const payload = toInitialForm(values, name);
-    setErrors(fieldErrors(payload));
+    setErrors(formErrors(values, name));
     // The schema that gave the errors gives the form's values as the command carries them.
     const parsed = InitialFormFields.safeParse(payload);
     if (parsed.success) await onSubmit(parsed.data);
@@ -140,11 +178,31 @@ function InitialForm({
           <Input type="number" inputMode="decimal" min={0} step="any" value={values.moneyLost} onChange={(e) => set('moneyLost')(e.target.value)} />
           <Field.ErrorText>{errors.moneyLost}</Field.ErrorText>
         </Field.Root>
-        <Field.Root invalid={!!errors.lastFundsTransfer} required>
-          <Field.Label>{labels.lastFundsTransfer}</Field.Label>
-          <Input type="datetime-local" value={values.lastFundsTransfer} onChange={(e) => set('lastFundsTransfer')(e.target.value)} />
-          <Field.ErrorText>{errors.lastFundsTransfer}</Field.ErrorText>
-        </Field.Root>
+        {/* Two text fields rather than datetime-local, whose mm/dd/yyyy and AM/PM follow the browser's locale. */}
+        <Fieldset.Root invalid={!!errors.lastFundsTransfer}>
+          <Fieldset.Legend fontSize="sm" fontWeight="medium" color="fg">
+            {labels.lastFundsTransfer}
+          </Fieldset.Legend>
+          <Stack direction={{ base: 'column', sm: 'row' }} gap="3">
+            <Field.Root invalid={!!errors.lastFundsTransfer} required flex="2">
+              <Field.Label fontWeight="normal">{dateLabel}</Field.Label>
+              <DateEntryInput value={values.lastFundsTransfer} onChange={set('lastFundsTransfer')} />
+            </Field.Root>
+            <Field.Root invalid={!!errors.lastFundsTransfer} required flex="1">
+              <Field.Label fontWeight="normal">{timeLabel}</Field.Label>
+              <Input
+                type="text"
+                inputMode="numeric"
+                autoComplete="off"
+                placeholder={timePlaceholder}
+                maxLength={5}
+                value={values.lastTransferTime}
+                onChange={(e) => set('lastTransferTime')(e.target.value)}
+              />
+            </Field.Root>
+          </Stack>
+          <Fieldset.ErrorText>{errors.lastFundsTransfer}</Fieldset.ErrorText>
+        </Fieldset.Root>
         <Field.Root invalid={!!errors.fraudType} required>
           <Field.Label>{labels.fraudType}</Field.Label>
           <NativeSelect.Root>

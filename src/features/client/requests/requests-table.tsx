@@ -1,5 +1,5 @@
 import { Badge, Box, Button, Card, HStack, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
-import { type ReactNode, useCallback, useState } from 'react';
+import { type ReactNode, type RefObject, useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { Landmark } from 'lucide-react';
 import { formatDate, formatMoney } from '../../../../domain/format.ts';
 import { texts } from '../../../../domain/texts.ts';
@@ -8,7 +8,7 @@ import { RequestStatusBadge } from '../../../components/request-status-badge.tsx
 import { iconSize } from '../../../components/theme-tokens.ts';
 import { ToolIcon } from '../../../components/tool-icon.tsx';
 import type { LocalRequest } from '../../../lib/db.ts';
-import { useIsMobile } from '../../../lib/ui-state.ts';
+import { useIsMobile, useMessages, useNewRequestAt } from '../../../lib/ui-state.ts';
 import { HowToPayDialog } from './how-to-pay-dialog.tsx';
 import { needsPayment } from './how-to-pay.ts';
 import { LiveDetailsDialog } from './live-details-dialog.tsx';
@@ -36,6 +36,7 @@ export function RequestsTable({ title, tool: only, emptyText = texts.nothingFoun
   const data = useRequestPage(only, page);
   const requests = data?.rows;
   const refunds = useLatestRefunds(requests?.map((r) => r.id));
+  const newestRow = useRevealNewest(requests, page);
   const [open, setOpen] = useState<{ action: RowAction; request: LocalRequest } | null>(null);
   // Stable: the How to pay dialog closes itself (an effect) when the payment is recorded.
   const close = useCallback(() => setOpen(null), []);
@@ -78,11 +79,11 @@ export function RequestsTable({ title, tool: only, emptyText = texts.nothingFoun
                 </Table.Row>
               </Table.Header>
               <Table.Body>
-                {requests.map((request) => {
+                {requests.map((request, index) => {
                   const tool = toolOf(request);
                   const refund = refunds.get(request.id);
                   return (
-                    <Table.Row key={request.id} data-request-id={request.id} data-status={request.status}>
+                    <Table.Row key={request.id} ref={index === 0 ? newestRow : undefined} data-request-id={request.id} data-status={request.status}>
                       <Table.Cell>
                         <RequestName request={request} tool={tool} detailed={isMobile} />
                       </Table.Cell>
@@ -129,6 +130,31 @@ function HowToPayButton({ request, onOpen }: { request: LocalRequest; onOpen(): 
       How to pay
     </Button>
   );
+}
+
+/** How long after an order a table that appears (the dashboard's, after the redirect) still reveals its newest row. */
+const revealWindowMs = 10_000;
+
+/**
+ * After an order (ui-state's revealNewRequest) the newest row, the one just ordered, is scrolled into view as soon
+ * as it is there, and again when a message comes or goes: the page's scroll padding then keeps it above the bar
+ * (the bar sets that padding before this runs, app/provider.tsx).
+ */
+function useRevealNewest(rows: readonly LocalRequest[] | undefined, page: number): RefObject<HTMLTableRowElement | null> {
+  const newRequestAt = useNewRequestAt();
+  const messageKey = useMessages()[0]?.key ?? '';
+  const newest = useRef<HTMLTableRowElement>(null);
+  const revealed = useRef('');
+  // Before paint, so the row is never drawn under the bar first.
+  useLayoutEffect(() => {
+    if (newRequestAt === null || page !== 0 || !rows?.length || !newest.current) return;
+    if (Date.now() - newRequestAt > revealWindowMs) return;
+    const occasion = `${newRequestAt}:${messageKey}`;
+    if (revealed.current === occasion) return;
+    revealed.current = occasion;
+    newest.current.scrollIntoView({ block: 'nearest' });
+  }, [newRequestAt, messageKey, rows, page]);
+  return newest;
 }
 
 /**

@@ -15,7 +15,7 @@ function sampleValues(tool: ToolDefinition): Record<string, string> {
   for (const field of tool.formFields) {
     if (field.type === 'select') values[field.backendHeader] = field.options![0];
     else if (field.type === 'number') values[field.backendHeader] = '1250.5';
-    else if (field.type === 'date') values[field.backendHeader] = '2024-05-17';
+    else if (field.type === 'date') values[field.backendHeader] = '17/05/2024';
     else if (field.type === 'text' || field.type === 'bigtext') values[field.backendHeader] = `sample ${field.backendHeader}`;
   }
   return values;
@@ -49,7 +49,12 @@ describe.each(tools.map((tool) => [tool.header, tool] as const))('%s', (_name, t
         expect(options.slice(1).map((o) => o.value)).toEqual([...field.options!]);
         for (const o of options.slice(1)) expect(o.textContent![0]).toBe(o.textContent![0].toUpperCase());
       }
-      if (field.type === 'date') expect(input.getAttribute('type')).toBe('date');
+      if (field.type === 'date') {
+        // A text field read day first: a native date input would show the browser locale's mm/dd/yyyy.
+        expect(input.getAttribute('type')).toBe('text');
+        expect(input.getAttribute('placeholder')).toBe('DD/MM/YYYY');
+        expect(input.getAttribute('inputmode')).toBe('numeric');
+      }
       if (field.type === 'number') expect(input.getAttribute('type')).toBe('number');
       if (field.type === 'file') expect(input.getAttribute('type')).toBe('file');
     }
@@ -59,11 +64,21 @@ describe.each(tools.map((tool) => [tool.header, tool] as const))('%s', (_name, t
     const submission = toSubmission(tool, sampleValues(tool));
     for (const field of tool.formFields) {
       if (field.type === 'number') expect(submission[field.backendHeader]).toBe(1250.5);
-      if (field.type === 'date') expect(typeof submission[field.backendHeader]).toBe('number');
+      if (field.type === 'date') expect(submission[field.backendHeader]).toBe(new Date(2024, 4, 17).getTime());
       if (field.type === 'file') expect(submission[field.backendHeader]).toBeUndefined();
     }
     expect(toolSubmissionSchema(tool, 'json').safeParse(submission).success).toBe(true);
     expect(validateDraft(tool, { values: sampleValues(tool), files: {} })).toEqual({});
+  });
+
+  it.runIf(tool.formFields.some((f) => f.type === 'date'))('refuses a day that does not exist with the format in the message', () => {
+    const date = tool.formFields.find((f) => f.type === 'date')!;
+    for (const typed of ['31/02/2026', '2024-05-17', '05/17/2024']) {
+      const values = { ...sampleValues(tool), [date.backendHeader]: typed };
+      expect(validateDraft(tool, { values, files: {} })).toEqual({
+        [date.backendHeader]: `${date.header} must be a real date written DD/MM/YYYY, for example 17/05/2024`,
+      });
+    }
   });
 
   it('rejects a sample with any required field missing', () => {

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { capitalise } from '../../../../domain/format.ts';
 import { BIGTEXT_MAX, BIGTEXT_ROWS, type ToolDefinition, type ToolField } from '../../../../domain/tools.ts';
+import { DateEntryInput } from '../../../components/date-entry-input.tsx';
 import { EditRefused } from '../../../components/edit-refused.tsx';
 import { Popup } from '../../../components/popup.tsx';
 import { type CommandEditorProps, saveAndSendLabel, useSaveEdit } from '../../../lib/command-editors.ts';
@@ -191,7 +192,7 @@ function FieldInput({ field, value, file, onChange, onFile }: Omit<FormFieldProp
     case 'number':
       return <Input type="number" inputMode="decimal" min={0} step="any" value={value} onChange={(e) => onChange(e.target.value)} />;
     case 'date':
-      return <Input type="date" value={value} onChange={(e) => onChange(e.target.value)} />;
+      return <DateEntryInput value={value} onChange={onChange} />;
     case 'bigtext':
       return <Textarea value={value} onChange={(e) => onChange(e.target.value)} maxLength={BIGTEXT_MAX} rows={BIGTEXT_ROWS} />;
     case 'select':

@@ -1,20 +1,23 @@
-import dayjs from 'dayjs';
 import { toolSubmissionSchema } from '../../../../domain/tool-schemas.ts';
 import type { ToolDefinition } from '../../../../domain/tools.ts';
 import type { PurchaseBody } from '../../../lib/command-kind.ts';
 import type { PurchaseValues } from '../../../lib/commands.ts';
+import { dateEntryError, formatDateEntry, parseDateEntry } from '../../../lib/date-entry.ts';
 import type { PurchaseDraft } from './purchase.machine.ts';
 
 const REQUIRED: ReadonlySet<string> = new Set(['text', 'number', 'select', 'bigtext']);
 
-/** The form's strings as the API wants them: numbers as numbers, dates as timestamps (ms). */
+/**
+ * The form's strings as the API wants them: numbers as numbers, dates (typed DD/MM/YYYY) as timestamps (ms) of
+ * the day's local midnight. A date that is not a real day becomes NaN, which the schema refuses.
+ */
 export function toSubmission(tool: ToolDefinition, values: Record<string, string>): PurchaseValues {
   const out: PurchaseValues = {};
   for (const field of tool.formFields) {
     const raw = values[field.backendHeader]?.trim() ?? '';
     if (field.type === 'file' || raw === '') continue;
     if (field.type === 'number') out[field.backendHeader] = Number(raw);
-    else if (field.type === 'date') out[field.backendHeader] = dayjs(raw).valueOf();
+    else if (field.type === 'date') out[field.backendHeader] = parseDateEntry(raw) ?? Number.NaN;
     else out[field.backendHeader] = raw;
   }
   return out;
@@ -29,6 +32,8 @@ export function validateDraft(tool: ToolDefinition, draft: PurchaseDraft): Recor
   for (const field of tool.formFields) {
     if (REQUIRED.has(field.type) && (draft.values[field.backendHeader]?.trim() ?? '') === '') {
       errors[field.backendHeader] = `${field.header} is required`;
+    } else if (field.type === 'date' && (draft.values[field.backendHeader]?.trim() ?? '') !== '' && parseDateEntry(draft.values[field.backendHeader]) === null) {
+      errors[field.backendHeader] = dateEntryError(field.header);
     }
   }
   const parsed = toolSubmissionSchema(tool, 'json').safeParse(toSubmission(tool, draft.values));
@@ -47,7 +52,7 @@ export function toDraft(tool: ToolDefinition, body: PurchaseBody): PurchaseDraft
   for (const field of tool.formFields) {
     const value = body.values[field.backendHeader];
     if (value === undefined || field.type === 'file') continue;
-    values[field.backendHeader] = field.type === 'date' ? dayjs(value).format('YYYY-MM-DD') : String(value);
+    values[field.backendHeader] = field.type === 'date' ? formatDateEntry(Number(value)) : String(value);
   }
   const files = Object.fromEntries(body.files.map((f) => [f.field, new File([f.blob], f.name, { type: f.type })]));
   return { values, files };

@@ -8,6 +8,7 @@ import { iconSize } from '../../../components/theme-tokens.ts';
 import { ToolIcon } from '../../../components/tool-icon.tsx';
 import { queuePurchase } from '../../../lib/commands.ts';
 import { useProfile, useReplica } from '../../../lib/replica.ts';
+import { revealNewRequest } from '../../../lib/ui-state.ts';
 import { useQueuedCommand } from '../../../lib/use-queued-command.ts';
 import { PurchaseDialog } from './purchase-dialog.tsx';
 import { Explainer } from './tool-explainer.tsx';
@@ -40,6 +41,8 @@ export function ToolPage({ tool, requests }: ToolPageProps) {
   const submit = useCallback(
     async (draft: PurchaseDraft): Promise<SubmitOutcome> => {
       const write = () => queuePurchase(db, tool, toPurchaseBody(tool, draft));
+      // Before the write: the new row is scrolled into view as it appears, and kept above the message that follows.
+      revealNewRequest();
       const outcome = await queue(write, { sent: texts.requestSubmitted, failed: texts.tryAgainLater });
       if (!outcome) throw new Error('The request was not queued');
       // Refused by the server (already said, with its words): the terms stay open, as after any failure.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatDateEntry } from '../../../lib/date-entry.ts';
 import { todayIso } from '../shared/format.ts';
 import { parseMoney } from '../shared/parse-money.ts';
 import { validatePayment } from './payment-form.tsx';
@@ -18,14 +19,27 @@ describe('parseMoney', () => {
 });
 
 describe('validatePayment', () => {
-  const values = { amount: '100', method: 'CARD' as const, paidAt: todayIso(), reference: ' ref-1 ' };
+  // The day as staff type it, DD/MM/YYYY; sent as the API's YYYY-MM-DD.
+  const values = { amount: '100', method: 'CARD' as const, paidAt: formatDateEntry(Date.now()), reference: ' ref-1 ' };
 
   it('gives the fields to send when the form is right', () => {
     expect(validatePayment(values, 150)).toEqual({ errors: {}, fields: { amount: 100, method: 'CARD', paidAt: todayIso(), reference: 'ref-1' } });
   });
 
+  it('reads the day first: 05/04/2026 is 5 April', () => {
+    expect(validatePayment({ ...values, paidAt: '05/04/2026' }, 150).fields?.paidAt).toBe('2026-04-05');
+  });
+
+  it('refuses a day that does not exist, one written month first, and an empty one', () => {
+    const format = 'Payment date must be a real date written DD/MM/YYYY, for example 17/05/2024';
+    expect(validatePayment({ ...values, paidAt: '31/02/2026' }, 150).errors).toEqual({ paidAt: format });
+    expect(validatePayment({ ...values, paidAt: '04/25/2026' }, 150).errors).toEqual({ paidAt: format });
+    expect(validatePayment({ ...values, paidAt: '2026-04-05' }, 150).errors).toEqual({ paidAt: format });
+    expect(validatePayment({ ...values, paidAt: ' ' }, 150).errors).toEqual({ paidAt: 'Payment date is required' });
+  });
+
   it('refuses more than is left to pay, a missing method and a future date', () => {
-    const { errors, fields } = validatePayment({ amount: '200', method: '', paidAt: '2999-01-01', reference: '' }, 150);
+    const { errors, fields } = validatePayment({ amount: '200', method: '', paidAt: formatDateEntry(Date.now() + 2 * 86_400_000), reference: '' }, 150);
     expect(fields).toBeUndefined();
     expect(errors).toEqual({
       amount: 'Amount cannot be more than the $150.00 left to pay',

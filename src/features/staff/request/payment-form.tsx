@@ -3,6 +3,8 @@ import { type FormEvent, useRef, useState } from 'react';
 import { formatMoney } from '../../../../domain/format.ts';
 import { actionLabels } from '../../../../domain/lifecycle.ts';
 import { type PaymentMethod, paymentMethodLabel, paymentMethods } from '../../../../domain/staff.ts';
+import { DateEntryInput } from '../../../components/date-entry-input.tsx';
+import { dateEntryError, dateEntryToIso, formatDateEntry } from '../../../lib/date-entry.ts';
 import { todayIso } from '../shared/format.ts';
 import { type ActionFormProps, useFormSend } from './action-props.ts';
 import { parseMoney } from '../shared/parse-money.ts';
@@ -10,7 +12,8 @@ import { type PaymentFields, sendPayment } from './request-api.ts';
 
 type Errors = Partial<Record<'amount' | 'method' | 'paidAt' | 'reference', string>>;
 
-const emptyValues = () => ({ amount: '', method: '' as PaymentMethod | '', paidAt: todayIso(), reference: '' });
+/** `paidAt` is the day as typed, DD/MM/YYYY (lib/date-entry.ts); it is sent as the API's YYYY-MM-DD. */
+const emptyValues = () => ({ amount: '', method: '' as PaymentMethod | '', paidAt: formatDateEntry(Date.now()), reference: '' });
 
 /** Checks the form as the server will, plus the one rule only this screen knows: no more than is left to pay. */
 export function validatePayment(values: ReturnType<typeof emptyValues>, leftToPay: number | null): { errors: Errors; fields?: PaymentFields } {
@@ -19,12 +22,15 @@ export function validatePayment(values: ReturnType<typeof emptyValues>, leftToPa
   if (!amount.ok) errors.amount = amount.error;
   else if (leftToPay !== null && amount.value > leftToPay + 1e-9) errors.amount = `Amount cannot be more than the ${formatMoney(leftToPay)} left to pay`;
   if (!values.method) errors.method = 'Method is required';
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(values.paidAt)) errors.paidAt = 'Payment date is required';
-  else if (values.paidAt > todayIso()) errors.paidAt = 'Payment date cannot be in the future';
+  const paidAt = dateEntryToIso(values.paidAt);
+  if (values.paidAt.trim() === '') errors.paidAt = 'Payment date is required';
+  else if (!paidAt) errors.paidAt = dateEntryError('Payment date');
+  // YYYY-MM-DD strings sort as the days they name.
+  else if (paidAt > todayIso()) errors.paidAt = 'Payment date cannot be in the future';
   const reference = values.reference.trim();
   if (reference.length > 200) errors.reference = 'Reference must be at most 200 characters';
   if (Object.keys(errors).length > 0 || !amount.ok || !values.method) return { errors };
-  return { errors, fields: { amount: amount.value, method: values.method, paidAt: values.paidAt, reference } };
+  return { errors, fields: { amount: amount.value, method: values.method, paidAt, reference } };
 }
 
 /** Records money received for the request, with its invoice made by the server. */
@@ -102,7 +108,7 @@ export function PaymentForm({ request, busy, perform }: ActionFormProps) {
             <Field.Label>
               Payment date <Field.RequiredIndicator />
             </Field.Label>
-            <Input type="date" value={values.paidAt} max={todayIso()} onChange={(e) => set('paidAt')(e.target.value)} />
+            <DateEntryInput value={values.paidAt} onChange={set('paidAt')} />
             <Field.ErrorText>{errors.paidAt}</Field.ErrorText>
           </Field.Root>
           <Field.Root invalid={!!errors.reference}>
