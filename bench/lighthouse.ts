@@ -97,7 +97,9 @@ async function auditSignedIn(baseUrl: string, paths: string[], scores: Lighthous
       await page.waitForFunction(() => performance.getEntriesByName('portal:pull').length > 0, null, { timeout: 60_000 });
       for (const path of paths) {
         await page.goto(`${baseUrl}${path}`);
-        await page.waitForLoadState('networkidle');
+        // Not 'networkidle': the event stream (/api/events) keeps a request open for as long as the page is.
+        await page.waitForLoadState('load');
+        await page.locator('main, [role="main"], h1, h2').first().waitFor({ timeout: 30_000 });
         if (await page.getByRole('heading', { name: texts.pageNotFound }).isVisible()) skipped.push({ path, reason: 'the app answers its not-found page' });
       }
       await page.close();
