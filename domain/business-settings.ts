@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storable } from './text.ts';
+import { requiredText, storable } from './text.ts';
 
 /**
  * The business's own settings, edited by admins in the staff workspace and synced to every user
@@ -12,13 +12,7 @@ export const BUSINESS_SETTINGS_ID = 'business';
 /** Enough for a business's real addresses; a longer list would be a paste gone wrong. */
 export const MAX_CHANNELS = 10;
 
-const text = (name: string, max: number) =>
-  z
-    .string({ error: `${name} is required` })
-    .trim()
-    .min(1, `${name} is required`)
-    .max(max, `${name} must be at most ${max} characters`)
-    .check(storable(name));
+const text = requiredText;
 
 /** Optional text: an empty box is kept as '' so the form and the row have one shape. */
 const optionalText = (name: string, max: number) =>

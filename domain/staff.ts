@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storable } from './text.ts';
+import { requiredText, storable } from './text.ts';
 import { RequestStatus } from './enums.ts';
 import { ContactReply, ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, UserFile, Visit } from './schemas.ts';
 import { ToolNameBackendSchema } from './tools.ts';
@@ -53,13 +53,7 @@ export const Money = (name: string) =>
     .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, `${name} can have at most two decimals`);
 
 // PostgreSQL text cannot hold a NUL character: it is refused here, as a 400 naming the field, not a failed insert.
-const text = (name: string, max: number) =>
-  z
-    .string({ error: `${name} is required` })
-    .trim()
-    .min(1, `${name} is required`)
-    .max(max, `${name} must be at most ${max} characters`)
-    .check(storable(name));
+const text = requiredText;
 
 // ---- queries ----
 

@@ -18,3 +18,12 @@ export function unstorableText(text: string): string | null {
 /** The rule as a zod string check naming the field: `z.string().check(storable('subject'))`. */
 export const storable = (name: string) =>
   z.refine<string>((v) => unstorableText(v) === null, { error: (issue) => `${name} ${unstorableText(issue.input as string)}` });
+
+/** A required, trimmed, storable text of at most `max` characters, each rule's message naming the field. */
+export const requiredText = (name: string, max: number) =>
+  z
+    .string({ error: `${name} is required` })
+    .trim()
+    .min(1, `${name} is required`)
+    .max(max, `${name} must be at most ${max} characters`)
+    .check(storable(name));
