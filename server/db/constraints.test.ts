@@ -162,6 +162,15 @@ describe.each(backends())('database constraints and triggers (%s)', (kind) => {
       expect(stamps[1] > stamps[0] && stamps[2] > stamps[1]).toBe(true);
     });
 
+    it('moves forward even when the clock has not: one microsecond past the value before (migration 0014)', async () => {
+      // A row stamped ahead of the clock stands for a clock too coarse to tell two updates apart.
+      const ahead = new Date(Date.now() + 3_600_000).toISOString();
+      const request = await aRequest(await aUser(), { updatedAt: ahead });
+      const before = await stampOf(request.id);
+      await database.db.update(productRequests).set({ paid: 1 }).where(eq(productRequests.id, request.id));
+      expect(await stampOf(request.id)).toBe(before + 1n);
+    });
+
     it('an insert keeps the value given (the seed dates its rows in the past)', async () => {
       const request = await aRequest(await aUser(), { updatedAt: '2025-01-02T03:04:05Z' });
       expect(new Date(request.updatedAt).toISOString()).toBe('2025-01-02T03:04:05.000Z');
