@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { LiveDetails } from '../../../../domain/schemas.ts';
-import { toolByBackendName } from '../../../../domain/tools.ts';
-import { apiGet } from '../../../lib/api.ts';
 import { type PortalDb, requestsOfTool } from '../../../lib/db.ts';
 import { saveBlob } from '../../../lib/save-file.ts';
 import { LAST_SYNC_KEY } from '../../../lib/sync/pull.ts';
 import { type CaseData, caseFileSections } from './case-file-content.ts';
+import { fetchLiveDetails } from '../shared/live-details.ts';
 import { sectionsPdf } from '../shared/pdf-document.ts';
 
 /** Reads the whole case from the replica in one transaction, so the document is one consistent moment. */
@@ -28,17 +26,12 @@ export async function readCase(db: PortalDb, now = new Date()): Promise<CaseData
 
 /**
  * Brings the Track Master visits of every sent Track Master request onto the device, into the same table Live
- * Details keeps them in (the server's payment gate decides: the visits once paid in full, a row count before).
- * Called by the case file page when online; a failure leaves the last copy, which the file then prints with its date.
+ * Details keeps them in. Called by the case file page when online; a failure leaves the last copy, which the file
+ * then prints with its date.
  */
 export async function refreshTrackMasterVisits(db: PortalDb): Promise<void> {
   const requests = (await requestsOfTool(db, 'TRACK_MASTER').toArray()).filter((r) => !r.pending);
-  await Promise.allSettled(
-    requests.map(async (request) => {
-      const live = await apiGet(`/tools/${toolByBackendName(request.productRequestType)?.id ?? 'track-master'}/requests/${request.id}/live-details`, LiveDetails);
-      if (!db.hasBeenClosed()) await db.liveDetails.put({ ...live, fetchedAt: Date.now() });
-    }),
-  );
+  await Promise.allSettled(requests.map((request) => fetchLiveDetails(db, request.id)));
 }
 
 /** Builds the case file from the device's copy (no network) and hands it to the browser as a PDF. */

@@ -2,17 +2,17 @@ import { Box, Heading, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import { formatDate } from '../../../../domain/format.ts';
-import { LiveDetails } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
 import { requestRef } from '../../../../domain/tools.ts';
 import { type TrackingLink, trackingLinkAdvice } from '../../../../domain/tracking.ts';
-import { ApiError, NetworkError, apiGet } from '../../../lib/api.ts';
+import { ApiError, NetworkError } from '../../../lib/api.ts';
 import type { LocalRequest } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';
 import { Popup } from '../../../components/popup.tsx';
 import { TrackingLinkItem } from '../../../components/tracking-link-item.tsx';
 import { PreviewsList, VisitsList } from '../../../components/visits-list.tsx';
 import { useOnline } from '../../../lib/pwa.ts';
+import { fetchLiveDetails } from '../shared/live-details.ts';
 import { toolOf } from './use-requests.ts';
 
 /**
@@ -87,24 +87,21 @@ function Visits({ request, captures }: { request: LocalRequest; captures: number
   // What was paid, as the replica has it now: a payment in full opens the server's gate, so it refetches too.
   const paid = useLiveQuery(async () => (await db.requests.get(request.id))?.paid ?? null, [db, request.id]);
   const [error, setError] = useState<string | null>(null);
-  const toolId = toolOf(request)?.id ?? 'track-master';
 
   useEffect(() => {
     if (!online || paid === undefined) return;
     let cancelled = false;
     setError(null);
-    apiGet(`/tools/${toolId}/requests/${request.id}/live-details`, LiveDetails)
-      .then((live) => db.liveDetails.put({ ...live, fetchedAt: Date.now() }))
-      .catch((err: unknown) => {
-        // Signed out meanwhile: the replica is closed and there is no one to tell.
-        if (cancelled || db.hasBeenClosed()) return;
-        if (err instanceof NetworkError) setError(texts.needsConnection);
-        else setError(err instanceof ApiError ? err.message : texts.somethingWentWrong);
-      });
+    fetchLiveDetails(db, request.id).catch((err: unknown) => {
+      // Signed out meanwhile: the replica is closed and there is no one to tell.
+      if (cancelled || db.hasBeenClosed()) return;
+      if (err instanceof NetworkError) setError(texts.needsConnection);
+      else setError(err instanceof ApiError ? err.message : texts.somethingWentWrong);
+    });
     return () => {
       cancelled = true;
     };
-  }, [db, online, request.id, toolId, captures, paid]);
+  }, [db, online, request.id, captures, paid]);
 
   if (cached === undefined) return <Skeleton height="8" />;
   if (!cached) {
