@@ -1,6 +1,6 @@
 import '@fontsource-variable/plus-jakarta-sans';
 import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
-import { messageBarSpaceVar, palette } from '../components/theme-tokens.ts';
+import { aboveQuickExit, messageBarSpaceVar, palette } from '../components/theme-tokens.ts';
 
 const fontStack = '"Plus Jakarta Sans Variable", sans-serif';
 
@@ -28,7 +28,7 @@ const config = defineConfig({
     // on phones, of "Leave quickly" (12px up, 2.25rem high) which sits over the content's bottom left corner.
     html: {
       scrollPaddingBottom: {
-        base: `max(var(${messageBarSpaceVar}, 0px), calc(12px + 2.25rem + 8px + env(safe-area-inset-bottom, 0px)))`,
+        base: `max(var(${messageBarSpaceVar}, 0px), ${aboveQuickExit})`,
         md: `var(${messageBarSpaceVar}, 0px)`,
       },
     },

@@ -36,3 +36,10 @@ export const palette = {
  * sits over what the user needs to see (the request just ordered, the last row of a table).
  */
 export const messageBarSpaceVar = '--message-bar-space';
+
+/**
+ * On phones, the height from the viewport's bottom that "Leave quickly" holds (app/shell/quick-exit-button.tsx:
+ * 12px up, a size-sm button 2.25rem high) plus an 8px gap: the message bar sits above it, and scrolling into view
+ * stops above it.
+ */
+export const aboveQuickExit = 'calc(12px + 2.25rem + 8px + env(safe-area-inset-bottom, 0px))';

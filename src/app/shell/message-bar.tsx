@@ -1,6 +1,6 @@
 import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Alert, Box, CloseButton } from '@chakra-ui/react';
-import { messageBarSpaceVar } from '../../components/theme-tokens.ts';
+import { aboveQuickExit, messageBarSpaceVar } from '../../components/theme-tokens.ts';
 import { removeMessage, useMessages } from '../../lib/ui-state.ts';
 
 /** Spec section 8/9: the bar hides itself after this long unless the message names a duration. */
@@ -73,9 +73,9 @@ export function MessageBar() {
     <Box
       ref={bar}
       position="fixed"
-      // On phones "Leave quickly" (2.25rem high, 12px up) holds the bottom left corner above everything: the bar sits just over it
-      // rather than under its edge; wider screens have room beside it.
-      bottom={{ base: 'calc(12px + 2.25rem + 8px + env(safe-area-inset-bottom, 0px))', md: '6' }}
+      // On phones "Leave quickly" holds the bottom left corner above everything: the bar sits just over it rather
+      // than under its edge; wider screens have room beside it.
+      bottom={{ base: aboveQuickExit, md: '6' }}
       left="50%"
       transform="translateX(-50%)"
       zIndex="toast"
