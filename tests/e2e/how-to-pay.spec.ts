@@ -106,7 +106,7 @@ test('the admin edits the payment details and a client’s open panel shows the 
   const note = `Transfers arrive in 1 to 2 working days (${Date.now()}).`;
   await admin.getByLabel('Note for clients').fill(note);
   await admin.getByRole('button', { name: 'Save' }).click();
-  await expect(admin.getByText('Business settings saved. Clients see them now.')).toBeVisible();
+  await expect(admin.getByText("Business settings saved. Each client's device gets them at its next sync.")).toBeVisible();
 
   // The client's open panel changes without a reload.
   await expect(page.getByTestId('payment-note')).toHaveText(note, { timeout: 15_000 });

@@ -106,7 +106,7 @@ function BusinessSettingsForm({ saved }: { saved: BusinessSettings | null }) {
         setBase(next.version);
         setForm(formOf(next));
       },
-      'Business settings saved. Clients see them now.',
+      "Business settings saved. Each client's device gets them at its next sync.",
       () => undefined,
     );
   }
