@@ -41,16 +41,19 @@ export default defineConfig({
   // The manifest lets bench/size.ts find exactly the chunks each route loads.
   build: {
     target: 'es2022',
-    sourcemap: false,
+    sourcemap: true,
     manifest: true,
     rolldownOptions: {
+      // Chakra builds its default theme and system at module level through these identity-like helpers; marked
+      // pure, the recipes the portal does not use (src/app/theme.ts) are left out of the bundle.
+      treeshake: { manualPureFunctions: ['defineConfig', 'defineRecipe', 'defineSlotRecipe', 'defineTokens', 'defineSemanticTokens', 'createSystem', 'mergeConfigs'] },
       output: {
         // A few vendor chunks instead of dozens of tiny shared ones: on a slow mobile connection each
         // extra file costs a round trip before the first screen.
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
-            { name: 'ui', test: /node_modules[\\/](@chakra-ui|@ark-ui|@zag-js|@emotion|@floating-ui|@pandacss|stylis|@internationalized|proxy-compare|lucide-react)[\\/]/ },
+            { name: 'ui', tags: ['$initial'], test: /node_modules[\\/](@chakra-ui|@ark-ui|@zag-js|@emotion|@floating-ui|@pandacss|stylis|@internationalized|proxy-compare|lucide-react)[\\/]/ },
             { name: 'router', test: /node_modules[\\/]@tanstack[\\/]/ },
             { name: 'firebase', test: /node_modules[\\/](firebase|@firebase|idb)[\\/]/ },
           ],

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { requestStatuses } from '../domain/enums.ts';
-import { queueTabs } from '../domain/staff.ts';
+import { queueTabs } from '../domain/queue-tabs.ts';
 import { tools } from '../domain/tools.ts';
 import { buildApp } from '../server/app.ts';
 import { openServices } from '../server/compose.ts';

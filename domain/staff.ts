@@ -4,6 +4,7 @@ import { RequestStatus } from './enums.ts';
 import { ContactReply, ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, UserFile, Visit } from './schemas.ts';
 import { ToolNameBackendSchema } from './tools.ts';
 import { StaffTrackingLink } from './tracking.ts';
+import { queueTabs } from './queue-tabs.ts';
 
 /**
  * The staff workspace's API (`/api/staff/…`): what the server validates and answers, and what the
@@ -16,7 +17,6 @@ export const PaymentMethod = z.enum(paymentMethods);
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 export const paymentMethodLabel: Record<PaymentMethod, string> = { CARD: 'Card', WIRE: 'Wire transfer', CRYPTO: 'Crypto', ELSE: 'Other' };
 
-export const queueTabs = ['leads', 'threads', 'refunds', 'pending', 'awaiting', 'inProgress', 'done'] as const;
 export const QueueTab = z.enum(queueTabs);
 export type QueueTab = z.infer<typeof QueueTab>;
 export const queueTabLabel: Record<QueueTab, string> = {

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { allowedActions } from '../domain/lifecycle.ts';
-import { type ClientFile, queueTabs, queueTabStatus, type QueueTab, type RequestFile, type RequestTab, type StaffThread } from '../domain/staff.ts';
+import { queueTabs } from '../domain/queue-tabs.ts';
+import { type ClientFile, queueTabStatus, type QueueTab, type RequestFile, type RequestTab, type StaffThread } from '../domain/staff.ts';
 import { clientHistory, requestHistory } from './audit.ts';
 import type { Db } from './db/client.ts';
 import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, userPresence, users, visits } from './db/schema.ts';

@@ -3,11 +3,10 @@ import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider.tsx';
 import { UpdatePrompt } from './features/offline/update-prompt.tsx';
-import { signedInProfile } from './lib/load-profile.ts';
 import { registerServiceWorker } from './lib/pwa.ts';
 import { leaveIfTabWasExited } from './lib/quick-exit.ts';
 import { startSession, useAuth } from './lib/session.ts';
-import { router } from './router.tsx';
+import { router, signedInProfile } from './router.tsx';
 
 function App() {
   const auth = useAuth();

@@ -9,7 +9,6 @@ import {
   QueueQuery,
   QueueRefund as QueueRefundSchema,
   QueueRequest as QueueRequestSchema,
-  queueTabs,
   queueTabStatus,
   RequestFile,
   TeamMember,
@@ -17,6 +16,7 @@ import {
   type QueueTab,
   type RequestTab,
 } from '../../domain/staff.ts';
+import { queueTabs } from '../../domain/queue-tabs.ts';
 import { envelope } from '../../domain/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { contactRequests, files, productRequests, refunds, users } from '../db/schema.ts';

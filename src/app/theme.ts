@@ -1,5 +1,6 @@
 import '@fontsource-variable/plus-jakarta-sans';
-import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
+import { createSystem, defaultBaseConfig, defineConfig } from '@chakra-ui/react';
+import * as base from '@chakra-ui/react/theme';
 import { aboveQuickExit, messageBarSpaceVar, palette } from '../components/theme-tokens.ts';
 
 const fontStack = '"Plus Jakarta Sans Variable", sans-serif';
@@ -15,12 +16,78 @@ const selectedAccent = {
 } as const;
 
 /**
- * The merge in createSystem combines arrays index by index, so an override must list exactly the
- * default slots; reading them from the default config keeps that true across Chakra upgrades.
+ * Only the recipes of the components the portal uses, instead of Chakra's whole default theme: the theme is on
+ * every screen's first load, the sign-in screen's included (issue 14). A component whose recipe is missing here
+ * renders unstyled, so `theme.test.ts` checks every Chakra component the sources import against this list.
  */
-function slotsOf(recipe: string): string[] {
-  return [...(defaultConfig.theme?.slotRecipes?.[recipe]?.slots ?? [])];
+export const recipes = {
+  badge: base.badgeRecipe,
+  button: base.buttonRecipe,
+  checkmark: base.checkmarkRecipe,
+  code: base.codeRecipe,
+  heading: base.headingRecipe,
+  input: base.inputRecipe,
+  inputAddon: base.inputAddonRecipe,
+  link: base.linkRecipe,
+  radiomark: base.radiomarkRecipe,
+  separator: base.separatorRecipe,
+  skeleton: base.skeletonRecipe,
+  skipNavLink: base.skipNavLinkRecipe,
+  spinner: base.spinnerRecipe,
+  textarea: base.textareaRecipe,
+};
+
+export const slotRecipes = {
+  alert: base.alertSlotRecipe,
+  card: base.cardSlotRecipe,
+  checkbox: base.checkboxSlotRecipe,
+  collapsible: base.collapsibleSlotRecipe,
+  dataList: base.dataListSlotRecipe,
+  dialog: base.dialogSlotRecipe,
+  drawer: base.drawerSlotRecipe,
+  emptyState: base.emptyStateSlotRecipe,
+  field: base.fieldSlotRecipe,
+  fieldset: base.fieldsetSlotRecipe,
+  fileUpload: base.fileUploadSlotRecipe,
+  list: base.listSlotRecipe,
+  menu: base.menuSlotRecipe,
+  nativeSelect: base.nativeSelectSlotRecipe,
+  popover: base.popoverSlotRecipe,
+  progress: base.progressSlotRecipe,
+  radioGroup: base.radioGroupSlotRecipe,
+  segmentGroup: base.segmentGroupSlotRecipe,
+  switch: base.switchSlotRecipe,
+  table: base.tableSlotRecipe,
+  tabs: base.tabsSlotRecipe,
+  tooltip: base.tooltipSlotRecipe,
+};
+
+/**
+ * The merge in createSystem combines arrays index by index, so an override must list exactly the
+ * default slots; reading them from the recipe keeps that true across Chakra upgrades.
+ */
+function slotsOf(recipe: keyof typeof slotRecipes): string[] {
+  return [...(slotRecipes[recipe].slots ?? [])];
 }
+
+/** Chakra's default theme (tokens, text and layer styles, global CSS) with only the recipes above. */
+const foundation = defineConfig({
+  preflight: true,
+  cssVarsPrefix: base.cssVarsPrefix,
+  cssVarsRoot: base.cssVarsRoot,
+  globalCss: base.globalCss,
+  theme: {
+    breakpoints: base.breakpoints,
+    keyframes: base.keyframes,
+    tokens: base.tokens,
+    semanticTokens: base.semanticTokens,
+    textStyles: base.textStyles,
+    layerStyles: base.layerStyles,
+    animationStyles: base.animationStyles,
+    recipes,
+    slotRecipes,
+  },
+});
 
 const config = defineConfig({
   globalCss: {
@@ -164,4 +231,4 @@ const config = defineConfig({
 });
 
 /** The Chakra system for `<ChakraProvider value={system}>`. */
-export const system = createSystem(defaultConfig, config);
+export const system = createSystem(defaultBaseConfig, foundation, config);

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { Workbox } from 'workbox-window';
+import type { Workbox } from 'workbox-window';
 import { FINAL_FILES_CACHE, finalFileCacheKey } from '../../domain/downloads.ts';
 import { createStore } from './create-store.ts';
 
@@ -26,14 +26,17 @@ export function usePwa(): PwaState {
  */
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
-  workbox = new Workbox('/sw.js', { scope: '/' });
-  workbox.addEventListener('waiting', () => store.set({ updateReady: true }));
-  // workbox-window marks `isUpdate` only when the page had a controller at registration, which a page
-  // opened on the very first visit never has: rely on the user's request too, or Reload would do nothing.
-  workbox.addEventListener('controlling', (event) => {
-    if (event.isUpdate || reloadRequested) window.location.reload();
+  // workbox-window loads after the first screen's code: registering can wait, drawing cannot.
+  void import('workbox-window').then(({ Workbox }) => {
+    workbox = new Workbox('/sw.js', { scope: '/' });
+    workbox.addEventListener('waiting', () => store.set({ updateReady: true }));
+    // workbox-window marks `isUpdate` only when the page had a controller at registration, which a page
+    // opened on the very first visit never has: rely on the user's request too, or Reload would do nothing.
+    workbox.addEventListener('controlling', (event) => {
+      if (event.isUpdate || reloadRequested) window.location.reload();
+    });
+    return workbox.register().then(() => store.set({ registered: true }));
   });
-  void workbox.register().then(() => store.set({ registered: true }));
   window.addEventListener('beforeinstallprompt', (event) => {
     event.preventDefault();
     installEvent = event as typeof installEvent;

@@ -23,11 +23,3 @@ export function displayName(profile: Pick<Profile, 'firstName' | 'lastName' | 'e
   const full = [profile.firstName, profile.lastName].filter(Boolean).join(' ');
   return full || profile.email;
 }
-
-export type Role = 'staff' | 'admin';
-
-/** Whether the profile holds a role; admins are staff too, whatever an older replica row says. */
-export function hasRole(profile: Pick<Profile, 'isStaff' | 'isAdmin'> | null | undefined, role: Role): boolean {
-  if (!profile) return false;
-  return role === 'admin' ? profile.isAdmin : profile.isStaff || profile.isAdmin;
-}

@@ -1,6 +1,6 @@
 import { useCallback, useRef } from 'react';
 import { texts } from '../../domain/texts.ts';
-import { NetworkError } from './api.ts';
+import { NetworkError } from './api-errors.ts';
 import { showMessage } from './ui-state.ts';
 import { useOneAtATime } from './use-one-at-a-time.ts';
 

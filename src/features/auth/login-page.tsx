@@ -1,16 +1,25 @@
 import { Button, Field, Heading, Input, Link, Stack, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
-import { FirebaseError } from 'firebase/app';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, Suspense, lazy, useState } from 'react';
 import { externalLinks, texts } from '../../../domain/texts.ts';
-import { signIn } from '../../lib/firebase.ts';
 import { useOnlineAction } from '../../lib/use-online-action.ts';
 import { AuthCard } from './auth-card.tsx';
 import { PasswordInput } from './password-input.tsx';
-import { ResetPasswordDialog } from './reset-password-dialog.tsx';
 
+// The dialog and its machine (XState) load when first asked for, not with the sign-in screen; pointing at the
+// button starts the download, so it is usually there by the click.
+const loadResetDialog = () => import('./reset-password-dialog.tsx');
+const ResetPasswordDialog = lazy(() => loadResetDialog().then((m) => ({ default: m.ResetPasswordDialog })));
+
+/** Firebase's errors carry a code; read it without loading the SDK for an instanceof check. */
 function isNetworkFailure(err: unknown): boolean {
-  return err instanceof FirebaseError && err.code === 'auth/network-request-failed';
+  return typeof err === 'object' && err !== null && 'code' in err && err.code === 'auth/network-request-failed';
+}
+
+/** The Auth SDK loads after the first paint (src/lib/session.ts); by the time someone has typed, it is there. */
+async function signIn(email: string, password: string) {
+  const firebase = await import('../../lib/firebase.ts');
+  return firebase.signIn(email, password);
 }
 
 /** /login: outside the shell (its route sends a signed-in user to the dashboard). */
@@ -20,6 +29,8 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [resetOpen, setResetOpen] = useState(false);
+  // Mounted from the first opening on, so closing it still animates.
+  const [resetWanted, setResetWanted] = useState(false);
   const { running: busy, run } = useOnlineAction(() => setError(texts.needsConnection));
 
   const submit = async (e: FormEvent) => {
@@ -62,7 +73,18 @@ export function LoginPage() {
         </Stack>
       </form>
       <Stack gap="2" alignItems="center" textAlign="center">
-        <Button variant="plain" colorPalette="brand" color="brand.fg" size="sm" onClick={() => setResetOpen(true)}>
+        <Button
+          variant="plain"
+          colorPalette="brand"
+          color="brand.fg"
+          size="sm"
+          onPointerEnter={() => void loadResetDialog()}
+          onFocus={() => void loadResetDialog()}
+          onClick={() => {
+            setResetWanted(true);
+            setResetOpen(true);
+          }}
+        >
           Reset Your Password
         </Button>
         <Text color="fg.muted">
@@ -72,7 +94,11 @@ export function LoginPage() {
           </Link>
         </Text>
       </Stack>
-      <ResetPasswordDialog open={resetOpen} onClose={() => setResetOpen(false)} initialEmail={email.trim()} />
+      {resetWanted && (
+        <Suspense fallback={null}>
+          <ResetPasswordDialog open={resetOpen} onClose={() => setResetOpen(false)} initialEmail={email.trim()} />
+        </Suspense>
+      )}
     </AuthCard>
   );
 }

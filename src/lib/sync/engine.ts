@@ -3,7 +3,7 @@ import { NetworkError } from '../api.ts';
 import { commandKinds } from '../commands.ts';
 import type { PortalDb } from '../db.ts';
 import { releaseHeld } from '../outbox.ts';
-import { hasRole } from '../replica.ts';
+import { hasRole } from '../../../domain/roles.ts';
 import { recordSyncError, type SyncErrorKey } from './health.ts';
 import { listenForPokes } from './pokes.ts';
 import { type FetchSyncPage, SYNC_ERROR_KEY, fetchSyncPage, pull, readRejectedRows, rereadFromStart } from './pull.ts';

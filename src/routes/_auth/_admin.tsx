@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { AccessRefused, AccessRefusedPanel } from '../../components/access-refused.tsx';
-import { hasRole } from '../../lib/replica.ts';
+import { hasRole } from '../../../domain/roles.ts';
 
 /**
  * Pathless guard of the administrators' pages (Create Notification, Create User, Team). A non-admin is told

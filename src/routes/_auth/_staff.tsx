@@ -1,5 +1,5 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
-import { hasRole } from '../../lib/replica.ts';
+import { hasRole } from '../../../domain/roles.ts';
 
 /**
  * Pathless guard of the staff workspace (/staff/*): support staff and admins only. Anyone else goes home;

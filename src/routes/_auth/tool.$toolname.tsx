@@ -1,11 +1,12 @@
 import { createFileRoute, notFound } from '@tanstack/react-router';
 import { texts } from '../../../domain/texts.ts';
-import { findTool } from '../../../domain/tools.ts';
 import { RequestsTable } from '../../features/client/requests/requests-table.tsx';
 import { ToolPage } from '../../features/client/tools/tool-page.tsx';
 
 export const Route = createFileRoute('/_auth/tool/$toolname')({
-  beforeLoad: ({ params }) => {
+  // The catalogue (and the zod schemas of its forms) loads with the first tool page, not with every screen.
+  beforeLoad: async ({ params }) => {
+    const { findTool } = await import('../../../domain/tools.ts');
     const tool = findTool(params.toolname);
     if (!tool) throw notFound();
     return { tool };

@@ -1,7 +1,8 @@
 import { Badge, Button, Card, Center, HStack, Heading, IconButton, Stack, Tabs, Text } from '@chakra-ui/react';
 import { RefreshCw } from 'lucide-react';
 import { texts } from '../../../../domain/texts.ts';
-import { type QueueItem, type QueueTab, queueTabLabel, queueTabs } from '../../../../domain/staff.ts';
+import { queueTabs } from '../../../../domain/queue-tabs.ts';
+import { type QueueItem, type QueueTab, queueTabLabel } from '../../../../domain/staff.ts';
 import { LoadError, LoadingSkeleton, QueryNotice } from '../shared/query-view.tsx';
 import { LeadsList, RefundsQueueList, RequestsList, ThreadsList } from './queue-list.tsx';
 import { QueueSearch } from './queue-search.tsx';

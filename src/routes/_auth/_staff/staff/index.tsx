@@ -1,16 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
-import { QueueTab } from '../../../../../domain/staff.ts';
+import { readQueueSearch } from '../../../../../domain/queue-tabs.ts';
 import { QueuePage } from '../../../../features/staff/queue/queue-page.tsx';
 
 /** The tab and the search live in the URL, so a reload or a shared link opens the same list. A bad value falls back to the default. */
-const QueueSearch = z.object({
-  tab: QueueTab.optional().catch(undefined),
-  q: z.string().trim().max(200).optional().catch(undefined),
-});
-
 export const Route = createFileRoute('/_auth/_staff/staff/')({
-  validateSearch: QueueSearch,
+  validateSearch: readQueueSearch,
   component: QueueRoute,
 });
 
