@@ -4,8 +4,12 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
+/** Chakra's theme files one by one (src/app/theme.ts): its package exports only the theme's index. */
+export const chakraThemeAlias = { find: /^@chakra-theme\//, replacement: fileURLToPath(new URL('./node_modules/@chakra-ui/react/dist/esm/theme/', import.meta.url)) };
 
 export default defineConfig({
   // Shown in the footer, so support (and the update test) can tell which build a device runs.
@@ -37,6 +41,7 @@ export default defineConfig({
       },
     }),
   ],
+  resolve: { alias: [chakraThemeAlias] },
   server: { port: 5173, proxy: { '/api': `http://localhost:${process.env.API_PORT ?? 8080}` } },
   // The manifest lets bench/size.ts find exactly the chunks each route loads.
   build: {
@@ -53,6 +58,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            // Only what the first screen needs goes in this chunk: a module the first screen's code can reach, not the rest.
             { name: 'ui', tags: ['$initial'], test: /node_modules[\\/](@chakra-ui|@ark-ui|@zag-js|@emotion|@floating-ui|@pandacss|stylis|@internationalized|proxy-compare|lucide-react)[\\/]/ },
             { name: 'router', test: /node_modules[\\/]@tanstack[\\/]/ },
             { name: 'firebase', test: /node_modules[\\/](firebase|@firebase|idb)[\\/]/ },

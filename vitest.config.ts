@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { chakraThemeAlias } from './vite.config.ts';
 
 export default defineConfig({
   define: { __APP_VERSION__: JSON.stringify('test') },
+  resolve: { alias: [chakraThemeAlias] },
   test: {
     projects: [
       {

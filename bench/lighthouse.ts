@@ -9,7 +9,7 @@
 // signed-in screens.
 // Lighthouse 12+ dropped its PWA category, so the PWA lines come from the audits that remain
 // (viewport, apple touch icon…) plus the manifest and service worker as the browser itself sees them.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
@@ -129,6 +129,9 @@ async function audit(port: number, url: string, path: string, signedIn: boolean)
     disableStorageReset: signedIn,
   });
   if (!result) throw new Error('Lighthouse returned no result');
+  // BENCH_LIGHTHOUSE_JSON=<dir> keeps each whole report (open it in the Lighthouse viewer) to see where the time goes.
+  const keep = process.env.BENCH_LIGHTHOUSE_JSON;
+  if (keep) writeFileSync(join(keep, `${path.replace(/\W+/g, '-') || 'root'}${signedIn ? '-signed-in' : ''}.json`), JSON.stringify(result.lhr));
   const { categories, audits, finalDisplayedUrl } = result.lhr;
   if (signedIn && new URL(finalDisplayedUrl).pathname === '/login') throw new Error(`${path}: Lighthouse was sent to /login, the session did not hold`);
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);

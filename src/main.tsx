@@ -1,3 +1,4 @@
+import './lib/zod-config.ts';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -5,7 +6,7 @@ import { AppProvider } from './app/provider.tsx';
 import { UpdatePrompt } from './features/offline/update-prompt.tsx';
 import { registerServiceWorker } from './lib/pwa.ts';
 import { leaveIfTabWasExited } from './lib/quick-exit.ts';
-import { startSession, useAuth } from './lib/session.ts';
+import { getAuthState, startSession, useAuth } from './lib/session.ts';
 import { router, signedInProfile } from './router.tsx';
 
 function App() {
@@ -20,8 +21,13 @@ function App() {
 if (!leaveIfTabWasExited()) {
   registerServiceWorker();
 
-  // Firebase restores the session from IndexedDB (no network needed) before the first route decision.
+  // Firebase restores the session from IndexedDB (no network needed) before the first route decision, where
+  // someone was signed in last time (src/lib/session.ts).
   await startSession();
+  // The first screen's route is resolved (guards run, its code loaded) before React draws: the splash in
+  // index.html stays until the screen replaces it, instead of giving way to an empty page in between.
+  router.update({ ...router.options, context: { auth: getAuthState(), profile: signedInProfile } });
+  await router.load();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <AppProvider>

@@ -1,93 +1,114 @@
 import '@fontsource-variable/plus-jakarta-sans';
-import { createSystem, defaultBaseConfig, defineConfig } from '@chakra-ui/react';
-import * as base from '@chakra-ui/react/theme';
+import { type RecipeDefinition, type SlotRecipeConfig, type SystemConfig, createSystem, defaultBaseConfig, defineConfig } from '@chakra-ui/react';
+// Chakra's theme files one by one (the `@chakra-theme/` alias, vite.config.ts), not its theme index: the index imports
+// every recipe, and whatever the first screen's code can reach is on the first screen's download (decision 018).
+import { breakpoints } from '@chakra-theme/breakpoints.js';
+import { globalCss } from '@chakra-theme/global-css.js';
+import { layerStyles } from '@chakra-theme/layer-styles.js';
+import { animationStyles } from '@chakra-theme/motion-styles.js';
+import { alertSlotRecipe } from '@chakra-theme/recipes/alert.js';
+import { buttonRecipe } from '@chakra-theme/recipes/button.js';
+import { cardSlotRecipe } from '@chakra-theme/recipes/card.js';
+import { dialogSlotRecipe } from '@chakra-theme/recipes/dialog.js';
+import { fieldSlotRecipe } from '@chakra-theme/recipes/field.js';
+import { headingRecipe } from '@chakra-theme/recipes/heading.js';
+import { inputAddonRecipe } from '@chakra-theme/recipes/input-addon.js';
+import { inputRecipe } from '@chakra-theme/recipes/input.js';
+import { linkRecipe } from '@chakra-theme/recipes/link.js';
+import { spinnerRecipe } from '@chakra-theme/recipes/spinner.js';
+import { semanticColors } from '@chakra-theme/semantic-tokens/colors.js';
+import { semanticRadii } from '@chakra-theme/semantic-tokens/radii.js';
+import { semanticShadows } from '@chakra-theme/semantic-tokens/shadows.js';
+import { textStyles } from '@chakra-theme/text-styles.js';
+import { animations } from '@chakra-theme/tokens/animations.js';
+import { aspectRatios } from '@chakra-theme/tokens/aspect-ratios.js';
+import { blurs } from '@chakra-theme/tokens/blurs.js';
+import { borders } from '@chakra-theme/tokens/borders.js';
+import { colors } from '@chakra-theme/tokens/colors.js';
+import { cursor } from '@chakra-theme/tokens/cursor.js';
+import { durations } from '@chakra-theme/tokens/durations.js';
+import { easings } from '@chakra-theme/tokens/easings.js';
+import { fontSizes } from '@chakra-theme/tokens/font-sizes.js';
+import { fontWeights } from '@chakra-theme/tokens/font-weights.js';
+import { fonts } from '@chakra-theme/tokens/fonts.js';
+import { keyframes } from '@chakra-theme/tokens/keyframes.js';
+import { letterSpacings } from '@chakra-theme/tokens/letter-spacing.js';
+import { lineHeights } from '@chakra-theme/tokens/line-heights.js';
+import { radii } from '@chakra-theme/tokens/radius.js';
+import { sizes } from '@chakra-theme/tokens/sizes.js';
+import { spacing } from '@chakra-theme/tokens/spacing.js';
+import { zIndices } from '@chakra-theme/tokens/z-indices.js';
 import { aboveQuickExit, messageBarSpaceVar, palette } from '../components/theme-tokens.ts';
 
 const fontStack = '"Plus Jakarta Sans Variable", sans-serif';
 
 /**
- * Tabs get the selected look the spec asks for (solid blue accent, white text) in every variant,
- * so a feature does not have to remember which variant to pick to stay on-brand.
+ * Chakra's whole default theme would be on every screen's first load, the sign-in screen's included (issue 14).
+ * The portal builds its style system from only the recipes it uses, in two steps: the screens anyone can open
+ * signed out (sign-in, not found, the message bar, the loading overlay, "Leave quickly") draw with these few, and
+ * everything else waits for the full set (full-theme.ts) before it renders (app-system.ts). A component whose
+ * recipe is missing renders unstyled without an error, so `theme.test.ts` checks both lists against the imports.
  */
-const selectedAccent = {
-  bg: 'colorPalette.solid',
-  color: 'colorPalette.contrast',
-  shadow: 'none',
-} as const;
-
-/**
- * Only the recipes of the components the portal uses, instead of Chakra's whole default theme: the theme is on
- * every screen's first load, the sign-in screen's included (issue 14). A component whose recipe is missing here
- * renders unstyled, so `theme.test.ts` checks every Chakra component the sources import against this list.
- */
-export const recipes = {
-  badge: base.badgeRecipe,
-  button: base.buttonRecipe,
-  checkmark: base.checkmarkRecipe,
-  code: base.codeRecipe,
-  heading: base.headingRecipe,
-  input: base.inputRecipe,
-  inputAddon: base.inputAddonRecipe,
-  link: base.linkRecipe,
-  radiomark: base.radiomarkRecipe,
-  separator: base.separatorRecipe,
-  skeleton: base.skeletonRecipe,
-  skipNavLink: base.skipNavLinkRecipe,
-  spinner: base.spinnerRecipe,
-  textarea: base.textareaRecipe,
+export const shellRecipes = {
+  button: buttonRecipe,
+  heading: headingRecipe,
+  input: inputRecipe,
+  inputAddon: inputAddonRecipe,
+  link: linkRecipe,
+  spinner: spinnerRecipe,
 };
 
-export const slotRecipes = {
-  alert: base.alertSlotRecipe,
-  card: base.cardSlotRecipe,
-  checkbox: base.checkboxSlotRecipe,
-  collapsible: base.collapsibleSlotRecipe,
-  dataList: base.dataListSlotRecipe,
-  dialog: base.dialogSlotRecipe,
-  drawer: base.drawerSlotRecipe,
-  emptyState: base.emptyStateSlotRecipe,
-  field: base.fieldSlotRecipe,
-  fieldset: base.fieldsetSlotRecipe,
-  fileUpload: base.fileUploadSlotRecipe,
-  list: base.listSlotRecipe,
-  menu: base.menuSlotRecipe,
-  nativeSelect: base.nativeSelectSlotRecipe,
-  popover: base.popoverSlotRecipe,
-  progress: base.progressSlotRecipe,
-  radioGroup: base.radioGroupSlotRecipe,
-  segmentGroup: base.segmentGroupSlotRecipe,
-  switch: base.switchSlotRecipe,
-  table: base.tableSlotRecipe,
-  tabs: base.tabsSlotRecipe,
-  tooltip: base.tooltipSlotRecipe,
+export const shellSlotRecipes = {
+  alert: alertSlotRecipe,
+  card: cardSlotRecipe,
+  // The sign-in screen's Reset Your Password.
+  dialog: dialogSlotRecipe,
+  field: fieldSlotRecipe,
 };
 
-/**
- * The merge in createSystem combines arrays index by index, so an override must list exactly the
- * default slots; reading them from the recipe keeps that true across Chakra upgrades.
- */
-function slotsOf(recipe: keyof typeof slotRecipes): string[] {
-  return [...(slotRecipes[recipe].slots ?? [])];
+/** Chakra's default theme (tokens, text and layer styles, global CSS) with only the given recipes. */
+function foundation(recipes: RecipeMap, slotRecipes: SlotRecipeMap) {
+  return defineConfig({
+    preflight: true,
+    // Chakra's own theme sets these two; theme.test.ts checks they still match.
+    cssVarsPrefix: 'chakra',
+    cssVarsRoot: ':where(html, .chakra-theme)',
+    globalCss,
+    theme: {
+      breakpoints,
+      keyframes,
+      tokens: {
+        aspectRatios,
+        animations,
+        blurs,
+        borders,
+        colors,
+        durations,
+        easings,
+        fonts,
+        fontSizes,
+        fontWeights,
+        letterSpacings,
+        lineHeights,
+        radii,
+        spacing,
+        sizes,
+        zIndex: zIndices,
+        cursor,
+      },
+      semanticTokens: {
+        colors: semanticColors,
+        shadows: semanticShadows,
+        radii: semanticRadii,
+      },
+      textStyles,
+      layerStyles,
+      animationStyles,
+      recipes,
+      slotRecipes,
+    },
+  });
 }
-
-/** Chakra's default theme (tokens, text and layer styles, global CSS) with only the recipes above. */
-const foundation = defineConfig({
-  preflight: true,
-  cssVarsPrefix: base.cssVarsPrefix,
-  cssVarsRoot: base.cssVarsRoot,
-  globalCss: base.globalCss,
-  theme: {
-    breakpoints: base.breakpoints,
-    keyframes: base.keyframes,
-    tokens: base.tokens,
-    semanticTokens: base.semanticTokens,
-    textStyles: base.textStyles,
-    layerStyles: base.layerStyles,
-    animationStyles: base.animationStyles,
-    recipes,
-    slotRecipes,
-  },
-});
 
 const config = defineConfig({
   globalCss: {
@@ -156,21 +177,58 @@ const config = defineConfig({
           solid: { value: '{colors.brand.700}' },
           contrast: { value: '{colors.white}' },
           // 700 rather than 500 for text: #5D87FF on white is below the 4.5:1 text contrast minimum.
-          fg: { value: { _light: '{colors.brand.700}', _dark: '{colors.brand.300}' } },
-          muted: { value: { _light: '{colors.brand.100}', _dark: '{colors.brand.900}' } },
-          subtle: { value: { _light: '{colors.brand.50}', _dark: '{colors.brand.950}' } },
-          emphasized: { value: { _light: '{colors.brand.200}', _dark: '{colors.brand.800}' } },
+          fg: {
+            value: {
+              _light: '{colors.brand.700}',
+              _dark: '{colors.brand.300}',
+            },
+          },
+          muted: {
+            value: {
+              _light: '{colors.brand.100}',
+              _dark: '{colors.brand.900}',
+            },
+          },
+          subtle: {
+            value: { _light: '{colors.brand.50}', _dark: '{colors.brand.950}' },
+          },
+          emphasized: {
+            value: {
+              _light: '{colors.brand.200}',
+              _dark: '{colors.brand.800}',
+            },
+          },
           focusRing: { value: '{colors.brand.500}' },
-          border: { value: { _light: '{colors.brand.500}', _dark: '{colors.brand.400}' } },
+          border: {
+            value: {
+              _light: '{colors.brand.500}',
+              _dark: '{colors.brand.400}',
+            },
+          },
         },
         // The whole UI reads the default fg/border tokens, so pointing them at the named palette
         // keeps Chakra components and hand-written boxes the same colour.
         fg: {
-          DEFAULT: { value: { _light: '{colors.portal.text}', _dark: '{colors.gray.50}' } },
-          muted: { value: { _light: '{colors.portal.muted}', _dark: '{colors.gray.400}' } },
+          DEFAULT: {
+            value: {
+              _light: '{colors.portal.text}',
+              _dark: '{colors.gray.50}',
+            },
+          },
+          muted: {
+            value: {
+              _light: '{colors.portal.muted}',
+              _dark: '{colors.gray.400}',
+            },
+          },
         },
         border: {
-          DEFAULT: { value: { _light: '{colors.portal.border}', _dark: '{colors.gray.800}' } },
+          DEFAULT: {
+            value: {
+              _light: '{colors.portal.border}',
+              _dark: '{colors.gray.800}',
+            },
+          },
         },
       },
       radii: {
@@ -179,56 +237,36 @@ const config = defineConfig({
       },
     },
     textStyles: {
-      h1: { value: { fontSize: '1.125rem', lineHeight: '1.6', fontWeight: 'semibold' } },
+      h1: {
+        value: {
+          fontSize: '1.125rem',
+          lineHeight: '1.6',
+          fontWeight: 'semibold',
+        },
+      },
       body: { value: { fontSize: '0.875rem', lineHeight: '1.5' } },
     },
     slotRecipes: {
       card: {
-        slots: slotsOf('card'),
+        slots: [...(cardSlotRecipe.slots ?? [])],
         // Panels are flat in this design: the outline is the only separation.
-        variants: { variant: { elevated: { root: { boxShadow: 'none', borderWidth: '1px' } } } },
-      },
-      tabs: {
-        slots: slotsOf('tabs'),
-        base: {
-          root: {
-            colorPalette: 'brand',
-            '--tabs-indicator-bg': 'colors.colorPalette.solid',
-            '--tabs-indicator-shadow': 'none',
-          },
-          trigger: { textTransform: 'none' },
-        },
         variants: {
           variant: {
-            line: { trigger: { _selected: selectedAccent } },
-            subtle: { trigger: { _selected: selectedAccent } },
-            enclosed: { trigger: { _selected: selectedAccent } },
-            outline: { trigger: { _selected: selectedAccent } },
-            plain: { trigger: { _selected: selectedAccent } },
+            elevated: { root: { boxShadow: 'none', borderWidth: '1px' } },
           },
         },
-      },
-      segmentGroup: {
-        slots: slotsOf('segmentGroup'),
-        base: {
-          root: {
-            colorPalette: 'brand',
-            '--segment-indicator-bg': 'colors.colorPalette.solid',
-            '--segment-indicator-shadow': 'none',
-          },
-          item: {
-            textTransform: 'none',
-            _checked: { color: 'colorPalette.contrast' },
-          },
-        },
-      },
-      switch: {
-        slots: slotsOf('switch'),
-        base: { root: { colorPalette: 'brand' } },
       },
     },
   },
 });
 
-/** The Chakra system for `<ChakraProvider value={system}>`. */
-export const system = createSystem(defaultBaseConfig, foundation, config);
+type RecipeMap = Record<string, RecipeDefinition>;
+type SlotRecipeMap = Record<string, SlotRecipeConfig>;
+
+/** A Chakra system of the portal's tokens and styles with these recipes, plus overrides of some of them. */
+export function portalSystem(recipes: RecipeMap, slotRecipes: SlotRecipeMap, overrides: SystemConfig = {}) {
+  return createSystem(defaultBaseConfig, foundation(recipes, slotRecipes), config, overrides);
+}
+
+/** The system the first screen draws with, until the full one has loaded. */
+export const shellSystem = portalSystem(shellRecipes, shellSlotRecipes);

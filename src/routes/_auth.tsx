@@ -1,10 +1,13 @@
 import { Outlet, createFileRoute, redirect } from '@tanstack/react-router';
+import { loadFullSystem } from '../app/app-system.ts';
 import { SignedInLayout } from '../app/signed-in-layout.tsx';
 
 /** Pathless guard (TanStack's authenticated-routes pattern): unauthenticated users go to /login. */
 export const Route = createFileRoute('/_auth')({
-  beforeLoad: ({ context }) => {
+  beforeLoad: async ({ context }) => {
     if (!context.auth.isAuthenticated) throw redirect({ to: '/login' });
+    // The signed-in screens draw with recipes the sign-in screen does without (app-system.ts).
+    await loadFullSystem();
   },
   component: AuthenticatedLayout,
 });

@@ -3,7 +3,7 @@ import { ChakraProvider } from '@chakra-ui/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getUiState, removeMessage, showMessage } from '../../lib/ui-state.ts';
 import { messageBarSpaceVar } from '../../components/theme-tokens.ts';
-import { system } from '../theme.ts';
+import { shellSystem as system } from '../theme.ts';
 import { MessageBar, messageExitMs } from './message-bar.tsx';
 
 function renderBar() {

@@ -1,0 +1,27 @@
+import type { SystemContext } from '@chakra-ui/react';
+import { createStore } from '../lib/create-store.ts';
+import { shellSystem } from './theme.ts';
+
+/** The Chakra system the app draws with: the shell's few recipes at first, every recipe once loaded (theme.ts). */
+const store = createStore<{ system: SystemContext }>({ system: shellSystem });
+let loading: Promise<void> | null = null;
+
+export function useAppSystem(): SystemContext {
+  return store.useSelect((s) => s.system);
+}
+
+/**
+ * Loads the full theme (once) and switches the app to it. Every screen past the sign-in screen waits for it in
+ * its route guard, so nothing renders with a recipe missing. A failed load (offline before the service worker
+ * cached the file) is tried again on the next call.
+ */
+export function loadFullSystem(): Promise<void> {
+  loading ??= import('./full-theme.ts').then(
+    ({ fullSystem }) => store.set({ system: fullSystem }),
+    (err: unknown) => {
+      loading = null;
+      throw err;
+    },
+  );
+  return loading;
+}
