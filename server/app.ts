@@ -44,6 +44,7 @@ import { syncRoutes } from './routes/sync.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { trackingRoutes } from './routes/tracking.ts';
 import { userRoutes } from './routes/user.ts';
+import { readFirstPaints, withFirstPaint } from './first-paint.ts';
 
 /**
  * Builds the whole app without listening (fastify/demo's app/listen split): main.ts listens, tests
@@ -220,15 +221,16 @@ async function serveApp(app: FastifyInstance) {
       },
     });
   }
-  const html = () => injectClientConfig(readFileSync(indexPath, 'utf8'), app.config);
+  const paints = readFirstPaints(root);
+  const html = (url: string) => withFirstPaint(injectClientConfig(readFileSync(indexPath, 'utf8'), app.config), url, paints);
   app.setNotFoundHandler((request, reply) => {
     const isPage = request.method === 'GET' && !request.url.startsWith('/api') && hasBuild;
     if (!isPage) {
       return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}` } });
     }
-    return reply.type('text/html').header('cache-control', 'no-cache').send(html());
+    return reply.type('text/html').header('cache-control', 'no-cache').send(html(request.url));
   });
-  if (hasBuild) app.get('/', (_req, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(html()));
+  if (hasBuild) app.get('/', (request, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(html(request.url)));
 }
 
 /** The client reads its runtime settings from a meta tag, so one build runs against any environment. */

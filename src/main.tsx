@@ -2,11 +2,12 @@ import './lib/zod-config.ts';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
+import { loadFullSystem } from './app/app-system.ts';
 import { AppProvider } from './app/provider.tsx';
 import { UpdatePrompt } from './features/offline/update-prompt.tsx';
 import { registerServiceWorker } from './lib/pwa.ts';
 import { leaveIfTabWasExited } from './lib/quick-exit.ts';
-import { getAuthState, startSession, useAuth } from './lib/session.ts';
+import { getAuthState, maybeSignedIn, startSession, useAuth } from './lib/session.ts';
 import { router, signedInProfile } from './router.tsx';
 
 function App() {
@@ -23,7 +24,14 @@ if (!leaveIfTabWasExited()) {
 
   // Firebase restores the session from IndexedDB (no network needed) before the first route decision, where
   // someone was signed in last time (src/lib/session.ts).
-  await startSession();
+  const session = startSession();
+  // Where someone is probably signed in, the signed-in screens' theme and the replica load meanwhile, not after.
+  if (maybeSignedIn()) {
+    // A failure here is met again, and reported, where a route guard needs them.
+    loadFullSystem().catch(() => undefined);
+    import('./lib/load-profile.ts').catch(() => undefined);
+  }
+  await session;
   // The first screen's route is resolved (guards run, its code loaded) before React draws: the splash in
   // index.html stays until the screen replaces it, instead of giving way to an empty page in between.
   router.update({ ...router.options, context: { auth: getAuthState(), profile: signedInProfile } });
