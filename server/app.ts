@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import {
@@ -23,6 +22,7 @@ import { dropAnswersPlugin, faultsPlugin } from './plugins/faults.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { identityPlugin } from './plugins/identity.ts';
 import { inputTextPlugin } from './plugins/input-text.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { storagePlugin } from './plugins/storage.ts';
 import { trackingPlugin } from './plugins/tracking.ts';
 import { uploadsPlugin } from './plugins/uploads.ts';
@@ -88,7 +88,7 @@ export async function registerServices(app: FastifyInstance, services: Services)
 }
 
 async function registerHttpPlugins(app: FastifyInstance) {
-  await app.register(helmet, { contentSecurityPolicy: { directives: cspDirectives(app.config) } });
+  await app.register(securityHeadersPlugin, { helmet: { contentSecurityPolicy: { directives: cspDirectives(app.config) } } });
   // Brotli/gzip for the app's code and the API's JSON: on a slow mobile link, bytes are the first cost.
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(uploadsPlugin);

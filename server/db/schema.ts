@@ -20,6 +20,18 @@ const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'str
 const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
   sql`${column} IN (${sql.raw(values.map((v) => `'${v.replaceAll("'", "''")}'`).join(', '))})`;
 
+/**
+ * The latest `seq` of each scope of the client feed (GET /api/sync): a user's uid for that user's rows, '*' for
+ * the rows every user's feed carries (general notifications, the business settings). AFTER triggers keep it,
+ * in the transaction that writes the row, only for rows the feed carries (files of a synced kind only), so an
+ * empty pull is one primary-key lookup instead of a branch per table (migrations/0015_change_heads.sql,
+ * docs/decisions/018-light-sync-and-writes.md).
+ */
+export const changeHeads = pgTable('change_heads', {
+  scope: text('scope').primaryKey(),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+});
+
 export const users = pgTable(
   'users',
   {

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
@@ -52,6 +52,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const authPlugin = fp<{ tokenChecks?: Partial<TokenCheckOptions> }>(
   async (app, options) => {
     const tokens = createTokenChecks(app.identity, options.tokenChecks);
+    const roles = rolesOf(app.db);
     app.decorateRequest('userOrNull', null);
     app.decorateRequest('user', { getter: signedInUser });
     app.decorateRequest('tokenIssuedAt', 0);
@@ -59,7 +60,7 @@ export const authPlugin = fp<{ tokenChecks?: Partial<TokenCheckOptions> }>(
     const signIn = async (request: FastifyRequest, fresh: boolean) => {
       const token = await verifyBearer(tokens, request.headers.authorization, fresh);
       request.tokenIssuedAt = token.issuedAt;
-      request.userOrNull = await loadOrCreateUser(app.db, token);
+      request.userOrNull = await loadOrCreateUser(app.db, roles, token);
     };
     app.decorate('authenticate', (request: FastifyRequest) => signIn(request, !READS.has(request.method)));
     app.decorate('authenticateFresh', (request: FastifyRequest) => signIn(request, true));
@@ -98,15 +99,27 @@ async function verifyBearer(tokens: TokenChecks, header = '', fresh: boolean) {
  */
 const roleColumns = { uid: users.uid, email: users.email, isAdmin: users.isAdmin, isStaff: users.isStaff, isClient: users.isClient };
 
-async function loadOrCreateUser(db: Db, identity: { uid: string; email: string | null }): Promise<AuthUser> {
-  const existing = await db.select(roleColumns).from(users).where(eq(users.uid, identity.uid)).limit(1);
+type RoleRow = { uid: string; email: string; isAdmin: boolean; isStaff: boolean; isClient: boolean };
+
+/**
+ * The role lookup as a statement prepared once per app: drizzle builds its text once, and node-postgres prepares it
+ * once per connection instead of planning it on every request.
+ */
+function rolesOf(db: Db): (uid: string) => Promise<RoleRow | undefined> {
+  const query = db.select(roleColumns).from(users).where(eq(users.uid, sql.placeholder('uid'))).limit(1).prepare('auth_roles');
+  return async (uid) => (await query.execute({ uid }))[0];
+}
+
+async function loadOrCreateUser(db: Db, roles: (uid: string) => Promise<RoleRow | undefined>, identity: { uid: string; email: string | null }): Promise<AuthUser> {
   const row =
-    existing[0] ??
+    (await roles(identity.uid)) ??
     (await db
       .insert(users)
       .values({ uid: identity.uid, email: identity.email ?? '', isClient: false, filledInitialForm: false })
       .onConflictDoNothing()
       .returning(roleColumns)
-      .then(async (rows) => rows[0] ?? (await db.select(roleColumns).from(users).where(eq(users.uid, identity.uid)))[0]));
+      .then(async (rows) => rows[0] ?? (await roles(identity.uid))));
+  // Inserted, or inserted by a concurrent first request: there is a row now, unless the database lost it.
+  if (!row) throw new Error(`no profile row for ${identity.uid} after creating it`);
   return { uid: row.uid, email: row.email, isAdmin: row.isAdmin, isStaff: row.isStaff || row.isAdmin, isClient: row.isClient };
 }

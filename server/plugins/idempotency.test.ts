@@ -323,6 +323,36 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     expect(await rowsWithSubject(subject)).toBe(1);
   });
 
+  it('a transaction that settled its claim and then failed at COMMIT frees the key: the retry runs again', async () => {
+    const key = randomUUID();
+    const subject = `late-${key}`;
+    // A deferred check runs at COMMIT, after the handler's settleInTransaction: the answer stored with the claim is
+    // rolled back with the row, and the 500 that follows must not be taken for the settled 201.
+    await t.services.db.execute(
+      sql.raw(`CREATE FUNCTION test_refuse_late() RETURNS trigger AS $$ BEGIN IF NEW.subject LIKE 'late-%' THEN RAISE EXCEPTION 'late refusal'; END IF; RETURN NULL; END; $$ LANGUAGE plpgsql`),
+    );
+    await t.services.db.execute(sql.raw(`CREATE CONSTRAINT TRIGGER test_late AFTER INSERT ON contact_requests DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION test_refuse_late()`));
+    let failed;
+    try {
+      failed = await post(alice, key, contact(subject));
+    } finally {
+      await t.services.db.execute(sql.raw(`DROP TRIGGER test_late ON contact_requests`));
+      await t.services.db.execute(sql.raw(`DROP FUNCTION test_refuse_late()`));
+    }
+    expect(failed.statusCode).toBe(500);
+    expect(await claimOf(alice, key)).toBeUndefined();
+    expect(await rowsWithSubject(subject)).toBe(0);
+    const retry = await post(alice, key, contact(subject));
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(await rowsWithSubject(subject)).toBe(1);
+    // Settled in the transaction and not touched after: the replay is the stored first answer.
+    expect(await claimOf(alice, key)).toMatchObject({ state: 'done', responseStatus: 201, responseBody: retry.json() });
+    const replay = await post(alice, key, contact(subject));
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json()).toEqual(retry.json());
+  });
+
   it('a 4xx from validation claims nothing: the corrected body may use the same key', async () => {
     const key = randomUUID();
     const bad = await post(alice, key, { contactRequest: { subject: '', message: 'x' } });

@@ -16,7 +16,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyClaim: { userId: string; key: string } | null;
+    idempotencyClaim: { userId: string; key: string; settledStatus?: number } | null;
   }
 }
 
@@ -119,6 +119,7 @@ export async function settleInTransaction(tx: Db, request: FastifyRequest, statu
     .update(idempotencyKeys)
     .set({ state: 'done', responseStatus: status, responseBody: body })
     .where(and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.state, 'running')));
+  claim.settledStatus = status;
 }
 
 /**
@@ -150,6 +151,9 @@ async function settleClaim(db: Db, request: FastifyRequest, status: number, payl
   const claim = request.idempotencyClaim;
   if (!claim) return;
   request.idempotencyClaim = null;
+  // The handler's transaction stored this very answer: the claim is done, and the UPDATE below would change
+  // nothing. Any other answer (the transaction failed after settling, at COMMIT say) still goes below.
+  if (claim.settledStatus === status) return;
   // Still running only: a claim the handler settled in its transaction is final, whatever happened after commit.
   const where = and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.state, 'running'));
   if (isRetryable(status)) {
