@@ -33,6 +33,7 @@ export type SendResult = 'sent' | 'retry' | 'failed' | 'held' | 'idle';
 
 /** Sends the oldest sendable command once. Exported for tests; the app runs it in `startSender`'s loop. */
 export async function sendNext(db: PortalDb, deps: SenderDeps): Promise<SendResult> {
+  const looked = performance.now();
   if ((await db.outbox.where('status').equals('held').count()) > 0) return 'held';
   const command = await db.outbox
     .orderBy('seq')
@@ -41,6 +42,7 @@ export async function sendNext(db: PortalDb, deps: SenderDeps): Promise<SendResu
   if (!command) return 'idle';
   if (command.nextAttemptAt > deps.now()) return 'retry';
   await db.outbox.update(command.seq!, { status: 'sending' satisfies CommandStatus });
+  const sending = measure('portal:send:queue', looked);
 
   let response: Response;
   try {
@@ -62,8 +64,20 @@ export async function sendNext(db: PortalDb, deps: SenderDeps): Promise<SendResu
     await db.outbox.update(command.seq!, { status: 'failed', error: message, attempts: command.attempts + 1 });
     return 'failed';
   }
+  const applying = measure('portal:send:wire', sending);
   await applyAnswer(db, command, data, deps);
+  measure('portal:send:apply', applying);
   return 'sent';
+}
+
+/**
+ * Where a replay's time goes, command by command (reading and marking the queue, the token and the request,
+ * storing the answer): read by bench/offline.ts beside the whole replay. Returns the end, the next phase's start.
+ */
+function measure(name: string, start: number): number {
+  const end = performance.now();
+  performance.measure(name, { start, end });
+  return end;
 }
 
 /**
@@ -98,7 +112,9 @@ async function isStillRunning(response: Response): Promise<boolean> {
 }
 
 async function sendWithFreshToken(command: OutboxCommand, deps: SenderDeps): Promise<Response> {
+  const asked = performance.now();
   const token = await deps.getToken(false);
+  measure('portal:send:token', asked);
   if (!token) throw new HeldError('signed out');
   const first = await deps.send(command, token);
   if (first.status !== 401) return first;
