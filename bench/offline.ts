@@ -4,7 +4,8 @@
 //     "portal:pull" the app itself records around each pull);
 //   - the bytes a pull transfers when nothing changed;
 //   - the time to replay 1,000 queued commands through the outbox, against sending the same 1,000
-//     directly online from the same page (sequentially, as the outbox does), and their ratio.
+//     directly online from the same page (one after the other), and their ratio; and where the replay's time
+//     went (the sender's performance measures, the pulls meanwhile, long tasks).
 // Prints figures only; it asserts nothing about speed.
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
