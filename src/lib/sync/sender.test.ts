@@ -414,6 +414,21 @@ describe('sender loop, several lanes at once', () => {
     await sender.done;
   });
 
+  it('does not stop on a command of a kind this app does not know (stored by another version): it fails, the others go', async () => {
+    const clock = fakeClock();
+    const network = gatedNetwork();
+    const stranger = { id: 'odd', kind: 'fromANewerApp', label: 'odd', method: 'POST', path: '/odd', json: {}, status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 0, target: { table: 'contactRequests', id: 'odd' } };
+    await db.outbox.add(stranger as unknown as OutboxCommand);
+    await queueContact(db, 'c1');
+    const sender = startSender(db, makeDeps(clock, network), controller.signal);
+    await vi.waitFor(() => expect(network.ids()).toEqual(['odd', 'c1']));
+    network.of('odd').answer(created('odd'));
+    network.of('c1').answer(created('c1'));
+    await vi.waitFor(async () => expect(await statuses()).toEqual({ odd: 'failed' }));
+    controller.abort();
+    await sender.done;
+  });
+
   it('refreshes the token once for every command refused with it; a second 401 holds the queue and nothing more starts', async () => {
     const clock = fakeClock();
     const network = gatedNetwork();

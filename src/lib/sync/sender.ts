@@ -30,9 +30,12 @@ export type SendResult = 'sent' | 'retry' | 'failed' | 'held' | 'idle';
  */
 type Attempt = { result: 'sent' | 'retry' | 'failed' | 'held' } | { result: 'busy'; retryAt: number };
 
-/** The lane of a command: what its kind says, or the row it writes. */
-export function laneOf(kinds: SenderDeps['kinds'], command: OutboxCommand): string {
-  return kinds[command.kind].lane?.(command) ?? targetLane(command);
+/**
+ * The lane of a command: what its kind says, or the row it writes. A kind this app does not know (stored by another
+ * version) gets its target's lane, so the look at the queue does not fail: sending it fails it, and the queue goes on.
+ */
+export function laneOf(kinds: Partial<SenderDeps['kinds']>, command: OutboxCommand): string {
+  return kinds[command.kind]?.lane?.(command) ?? targetLane(command);
 }
 
 /**
