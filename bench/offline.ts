@@ -4,7 +4,8 @@
 //     "portal:pull" the app itself records around each pull);
 //   - the bytes a pull transfers when nothing changed;
 //   - the time to replay 1,000 queued commands through the outbox, against sending the same 1,000
-//     directly online from the same page (sequentially, as the outbox does), and their ratio.
+//     directly online from the same page (one after the other), and their ratio; and where the replay's time
+//     went (the sender's performance measures, the pulls meanwhile, long tasks).
 // Prints figures only; it asserts nothing about speed.
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -40,7 +41,25 @@ export interface OfflineFigures {
   emptyPullHeaderBytes: number;
   emptyPullStatus: number;
   /** Absent when the replay was not asked for. */
-  replay?: { commands: number; replayMs: number; directMs: number; ratio: number; serverRows: number; distinctRows: number };
+  replay?: { commands: number; replayMs: number; directMs: number; ratio: number; serverRows: number; distinctRows: number; phases: ReplayPhases };
+}
+
+/**
+ * Where the replay's time went, summed over its commands (src/lib/sync/sender.ts records each phase as a performance
+ * measure): reading and marking the queue, the token, the request and its answer, storing the answer; the pulls the
+ * server's pokes caused meanwhile; and the main thread's long tasks (50 ms or more: renders, big transactions).
+ * With several commands in flight the phases overlap, so their sum can exceed the replay.
+ */
+export interface ReplayPhases {
+  sends: number;
+  queueMs: number;
+  tokenMs: number;
+  wireMs: number;
+  applyMs: number;
+  pulls: number;
+  pullMs: number;
+  longTasks: number;
+  longTaskMs: number;
 }
 
 export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Promise<OfflineFigures> {
@@ -105,10 +124,32 @@ export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Pro
     // Replay: queue COMMANDS while offline, then time from reconnect until the outbox is empty.
     await context.setOffline(true);
     await addContactCommands(page, signUp.localId, Array.from({ length: COMMANDS }, (_, i) => `replay-${i}`));
+    const pageStart = await page.evaluate(() => {
+      const w = window as unknown as { benchLongTasks: number[] };
+      w.benchLongTasks = [];
+      new PerformanceObserver((list) => w.benchLongTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+      return performance.now();
+    });
     const replayStart = Date.now();
     await context.setOffline(false);
     while ((await countRows(page, signUp.localId, 'outbox')) > 0) await new Promise((r) => setTimeout(r, 50));
     const replay = Date.now() - replayStart;
+    const replayPhases = await page.evaluate((since): ReplayPhases => {
+      const after = (name: string) => performance.getEntriesByName(name).filter((e) => e.startTime >= since);
+      const sum = (name: string) => after(name).reduce((t, e) => t + e.duration, 0);
+      const longTasks = (window as unknown as { benchLongTasks: number[] }).benchLongTasks;
+      return {
+        sends: after('portal:send:wire').length,
+        queueMs: sum('portal:send:queue'),
+        tokenMs: sum('portal:send:token'),
+        wireMs: sum('portal:send:wire'),
+        applyMs: sum('portal:send:apply'),
+        pulls: after('portal:pull').length,
+        pullMs: sum('portal:pull'),
+        longTasks: longTasks.length,
+        longTaskMs: longTasks.reduce((t, d) => t + d, 0),
+      };
+    }, pageStart);
 
     // Direct: the same number of POSTs from the same page, one after the other, online.
     const direct = await page.evaluate(
@@ -128,7 +169,7 @@ export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Pro
     );
     const counts = await fetch(`${stack.baseUrl}/api/__test/counts?prefix=replay-`).then((r) => r.json() as Promise<{ data: { contact: { total: number; distinct: number } } }>);
 
-    figures.replay = { commands: COMMANDS, replayMs: replay, directMs: direct, ratio: replay / direct, serverRows: counts.data.contact.total, distinctRows: counts.data.contact.distinct };
+    figures.replay = { commands: COMMANDS, replayMs: replay, directMs: direct, ratio: replay / direct, serverRows: counts.data.contact.total, distinctRows: counts.data.contact.distinct, phases: replayPhases };
     return figures;
   } finally {
     await browser.close();
@@ -145,5 +186,10 @@ if (import.meta.main) {
   if (f.replay) {
     const r = f.replay;
     console.log(`replay_commands=${r.commands} replay_ms=${r.replayMs} direct_ms=${r.directMs.toFixed(0)} ratio=${r.ratio.toFixed(2)} (replayed rows on server: ${r.serverRows}, distinct ${r.distinctRows})`);
+    const ph = r.phases;
+    const ms = (v: number) => v.toFixed(0);
+    console.log(
+      `replay_phases sends=${ph.sends} queue_ms=${ms(ph.queueMs)} token_ms=${ms(ph.tokenMs)} wire_ms=${ms(ph.wireMs)} apply_ms=${ms(ph.applyMs)} pulls=${ph.pulls} pull_ms=${ms(ph.pullMs)} long_tasks=${ph.longTasks} long_task_ms=${ms(ph.longTaskMs)}`,
+    );
   }
 }

@@ -22,8 +22,13 @@ export interface CommandBodies {
   notificationsRead: NotificationReadBody;
 }
 
-/** What the sender needs of a kind: how to read the server's answer and put it in the replica. */
+/** What the sender needs of a kind: which commands it must follow, how to read the server's answer and put it in the replica. */
 export interface AnswerHandler {
+  /**
+   * The lane the command is sent in: commands of one lane reach the server in the order they were queued, other
+   * lanes' go at the same time (docs/decisions/019-outbox-replay.md). Without it, the row it writes (`target`).
+   */
+  lane?(command: OutboxCommand): string;
   /** Validates the server's `data` of a successful answer. */
   answer: z.ZodType;
   /** Replaces the optimistic row with the server's, inside the transaction that removes the command; parses `data` with `answer`. */

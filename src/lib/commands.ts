@@ -136,6 +136,8 @@ function isStrictlyLater(known: string, answer: string): boolean {
 
 const refund: CommandKindDef<RefundBody> = {
   read: (command) => parsed(StoredRefund.safeParse(command.json)),
+  // Behind whatever else is queued for its request (the purchase that made it, another refund of it), as the server allows one undecided refund a request.
+  lane: (command) => `requests:${parsed(StoredRefund.safeParse(command.json))?.refundRequest.processId ?? command.target.id}`,
   validate: (_command, body) => RefundBody.safeParse(body),
   payload: (_command, body) => ({ json: body }),
   async show(db, { target }, { refundRequest }) {
@@ -176,6 +178,8 @@ const contact: CommandKindDef<ContactBody> = {
  */
 const contactReply: CommandKindDef<ReplyBody> = {
   read: (command) => parsed(StoredReply.safeParse(command.json)),
+  // A thread's replies arrive in the order they were written (each has its own row, its target).
+  lane: (command) => `contactRequests:${threadIdOf(command) ?? command.target.id}`,
   validate: (_command, body) => ReplyBody.safeParse(body),
   payload: (_command, body) => ({ json: body }),
   async show(db, command, { reply }) {

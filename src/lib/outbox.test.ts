@@ -4,7 +4,8 @@ import { type OutboxCommand, PortalDb } from './db.ts';
 import { commandKinds } from './commands.ts';
 import { enqueue } from './outbox.ts';
 import { outboxWords } from './outbox-words.ts';
-import { type SenderDeps, backoff, sendNext } from './sync/sender.ts';
+import { backoff } from './sync/send-plan.ts';
+import { type SenderDeps, sendNext } from './sync/sender.ts';
 
 const okSchema = z.object({ id: z.string(), subject: z.string(), message: z.string(), createdAt: z.string(), status: z.enum(['open', 'closed']).default('open') });
 

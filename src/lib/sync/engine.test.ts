@@ -7,6 +7,7 @@ import { PortalDb } from '../db.ts';
 import { type SyncEngineDeps, type SyncTriggers, WAKE_EVERY_MS, createSyncEngine } from './engine.ts';
 import { readSyncHealth } from './health.ts';
 import type { FetchSyncPage } from './pull.ts';
+import { MAX_IN_FLIGHT } from './send-plan.ts';
 import { SENDER_ERROR_KEY } from './sender.ts';
 
 /**
@@ -238,5 +239,30 @@ describe('sync engine', () => {
     expect(pulls).toBe(2);
     await stop();
     expect(WAKE_EVERY_MS).toBe(15_000);
+  });
+
+  it(`replays a queue on reconnect with up to ${MAX_IN_FLIGHT} commands on the wire at once`, async () => {
+    const { deps, sent, fire, open } = fakeDeps();
+    const answers: Array<() => void> = [];
+    deps.sender.send = (command) =>
+      new Promise((resolve) => {
+        sent.push(command.id);
+        answers.push(() => resolve(new Response('{}', { status: 503 })));
+      });
+    const engine = createSyncEngine(db, deps);
+    const stop = engine.start();
+    await vi.waitFor(() => expect(open.timers).toBe(1));
+    const ids = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
+    await db.outbox.bulkAdd(ids.map((id) => ({ id, kind: 'contact' as const, label: id, method: 'POST' as const, path: '/contact', json: { contactRequest: { subject: 's', message: 'm' } }, status: 'pending' as const, attempts: 0, nextAttemptAt: 0, createdAt: 0, target: { table: 'contactRequests' as const, id } })));
+    fire()?.reconnect();
+
+    await vi.waitFor(() => expect(sent).toEqual(['c1', 'c2', 'c3', 'c4']));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(sent).toHaveLength(MAX_IN_FLIGHT);
+    // The server is busy: the sender backs off (nothing more goes), and a stop waits for the answers on the way.
+    for (const answer of answers) answer();
+    await stop();
+    expect(sent).toHaveLength(MAX_IN_FLIGHT);
+    expect((await db.outbox.toArray()).map((c) => [c.id, c.status, c.attempts])).toEqual(ids.map((id, i) => [id, 'pending', i < MAX_IN_FLIGHT ? 1 : 0]));
   });
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { commandKinds } from '../commands.ts';
 import { type OutboxCommand, PortalDb } from '../db.ts';
 import { enqueue } from '../outbox.ts';
+import { MAX_IN_FLIGHT } from './send-plan.ts';
 import { type OneAtATime, SENDER_ERROR_KEY, type SenderLoopDeps, readSenderError, startSender } from './sender.ts';
 
 /**
@@ -44,13 +45,31 @@ function fakeClock(start = 1_000_000) {
 
 /** A network that answers each request when the test says so. */
 function gatedNetwork() {
-  const requests: Array<{ id: string; answer(response: Response | Error): void }> = [];
+  const requests: Array<{ id: string; token: string; answered: boolean; answer(response: Response | Error): void }> = [];
   return {
     requests,
     ids: () => requests.map((r) => r.id),
-    send(command: OutboxCommand): Promise<Response> {
+    /** The requests still waiting for their answer. */
+    open: () => requests.filter((r) => !r.answered),
+    /** The open request of command `id`. */
+    of(id: string) {
+      const request = requests.find((r) => r.id === id && !r.answered);
+      if (!request) throw new Error(`no open request for ${id}`);
+      return request;
+    },
+    send(command: OutboxCommand, token = 'token'): Promise<Response> {
       return new Promise((resolve, reject) => {
-        requests.push({ id: command.id, answer: (response) => (response instanceof Error ? reject(response) : resolve(response)) });
+        const request = {
+          id: command.id,
+          token,
+          answered: false,
+          answer: (response: Response | Error) => {
+            request.answered = true;
+            if (response instanceof Error) reject(response);
+            else resolve(response);
+          },
+        };
+        requests.push(request);
       });
     },
   };
@@ -63,12 +82,15 @@ async function replaceOptimisticRow(db: PortalDb, command: OutboxCommand, data: 
   await db.contactRequests.put(contactSchema.parse(data));
 }
 
-function makeDeps(clock: ReturnType<typeof fakeClock>, network: ReturnType<typeof gatedNetwork>, apply: Apply = replaceOptimisticRow): SenderLoopDeps {
+/** Every contact command in one lane, as a thread's replies are: the order of one lane. */
+const oneLane = () => 'one-lane';
+
+function makeDeps(clock: ReturnType<typeof fakeClock>, network: ReturnType<typeof gatedNetwork>, apply: Apply = replaceOptimisticRow, lane?: (command: OutboxCommand) => string): SenderLoopDeps {
   return {
     // Only contact commands are queued here; the other kinds' answers are never read.
-    kinds: { ...commandKinds, contact: { answer: contactSchema, confirm: apply } },
+    kinds: { ...commandKinds, contact: { answer: contactSchema, confirm: apply, ...(lane ? { lane } : {}) } },
     getToken: async () => 'token',
-    send: (command) => network.send(command),
+    send: (command, token) => network.send(command, token),
     now: clock.now,
     random: () => 0.5,
     setTimer: clock.setTimer,
@@ -112,11 +134,11 @@ describe('sender loop', () => {
     vi.restoreAllMocks();
   });
 
-  it('sends a command queued during a send right after it, without waiting for a timer', async () => {
+  it('sends a command queued during a send of its lane right after it, without waiting for a timer', async () => {
     const clock = fakeClock();
     const network = gatedNetwork();
     await queueContact(db, 'cmd-a');
-    const sender = startSender(db, makeDeps(clock, network), controller.signal);
+    const sender = startSender(db, makeDeps(clock, network, replaceOptimisticRow, oneLane), controller.signal);
     await vi.waitFor(() => expect(network.ids()).toEqual(['cmd-a']));
 
     await queueContact(db, 'cmd-b');
@@ -210,7 +232,7 @@ describe('sender loop', () => {
     await sender.done;
   });
 
-  it('reports a handler that throws, keeps the command and its key, and sends it and the next after a back-off', async () => {
+  it('reports a handler that throws, keeps the command and its key, and sends it and the next of its lane after a back-off', async () => {
     const clock = fakeClock();
     const network = gatedNetwork();
     vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -221,7 +243,7 @@ describe('sender loop', () => {
     };
     await queueContact(db, 'cmd-a');
     await queueContact(db, 'cmd-b');
-    const sender = startSender(db, makeDeps(clock, network, apply), controller.signal);
+    const sender = startSender(db, makeDeps(clock, network, apply, oneLane), controller.signal);
     await vi.waitFor(() => expect(network.ids()).toEqual(['cmd-a']));
     network.requests[0].answer(created('cmd-a'));
 
@@ -252,12 +274,197 @@ describe('sender loop', () => {
     const second = new AbortController();
     await queueContact(db, 'cmd-a');
     await queueContact(db, 'cmd-b');
-    const busy = startSender(db, makeDeps(clock, network), second.signal);
+    const busy = startSender(db, makeDeps(clock, network, replaceOptimisticRow, oneLane), second.signal);
     await vi.waitFor(() => expect(network.ids()).toEqual(['cmd-a']));
     second.abort();
     network.requests[0].answer(created('cmd-a'));
     await busy.done;
     expect(network.ids()).toEqual(['cmd-a']);
     expect((await db.outbox.toArray()).map((c) => c.id)).toEqual(['cmd-b']);
+  });
+});
+
+/** A 409 of the idempotency layer: this command's first attempt still runs on the server. */
+function stillRunning(): Response {
+  return new Response(JSON.stringify({ error: { code: 'IDEMPOTENCY_IN_PROGRESS', message: 'running' } }), { status: 409, headers: { 'content-type': 'application/json' } });
+}
+
+const status = (code: number) => new Response('{}', { status: code });
+
+describe('sender loop, several lanes at once', () => {
+  let db: PortalDb;
+  let controller: AbortController;
+  beforeEach(async () => {
+    db = new PortalDb(`lanes-${Math.random()}`);
+    await db.open();
+    controller = new AbortController();
+  });
+  afterEach(async () => {
+    controller.abort();
+    db.close();
+    await db.delete();
+    vi.restoreAllMocks();
+  });
+
+  /** Lets the loop run without time passing: what has not started by then is not about to. */
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+  const statuses = async () => Object.fromEntries((await db.outbox.toArray()).map((c) => [c.id, c.status]));
+
+  it(`has at most ${MAX_IN_FLIGHT} commands of different lanes in flight, marked sending, and keeps each lane's order`, async () => {
+    const clock = fakeClock();
+    const network = gatedNetwork();
+    // t1, t2, t3 are one lane (replies in one thread); every c is its own.
+    const lane = (command: OutboxCommand) => (command.id.startsWith('t') ? 'thread' : command.id);
+    for (const id of ['t1', 'c1', 't2', 'c2', 'c3', 'c4', 't3']) await queueContact(db, id);
+    const sender = startSender(db, makeDeps(clock, network, replaceOptimisticRow, lane), controller.signal);
+
+    await vi.waitFor(() => expect(network.ids()).toEqual(['t1', 'c1', 'c2', 'c3']));
+    await settle();
+    expect(network.ids()).toHaveLength(MAX_IN_FLIGHT);
+    expect(await statuses()).toEqual({ t1: 'sending', c1: 'sending', t2: 'pending', c2: 'sending', c3: 'sending', c4: 'pending', t3: 'pending' });
+
+    // A slot frees: the next lane's head goes, not t2, whose lane is still on the wire.
+    network.of('c1').answer(created('c1'));
+    await vi.waitFor(() => expect(network.ids()).toEqual(['t1', 'c1', 'c2', 'c3', 'c4']));
+    network.of('c2').answer(created('c2'));
+    await settle();
+    expect(network.open().map((r) => r.id)).toEqual(['t1', 'c3', 'c4']);
+
+    network.of('t1').answer(created('t1'));
+    await vi.waitFor(() => expect(network.open().map((r) => r.id)).toEqual(['c3', 'c4', 't2']));
+    network.of('t2').answer(created('t2'));
+    await vi.waitFor(() => expect(network.open().map((r) => r.id)).toEqual(['c3', 'c4', 't3']));
+    for (const id of ['c3', 'c4', 't3']) network.of(id).answer(created(id));
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+
+    expect(network.ids().filter((id) => id.startsWith('t'))).toEqual(['t1', 't2', 't3']);
+    expect(clock.fired).toBe(0);
+    controller.abort();
+    await sender.done;
+  });
+
+  it("lets other lanes go on while one command waits for its own first attempt on the server (409), then sends it after its back-off", async () => {
+    const clock = fakeClock();
+    const network = gatedNetwork();
+    for (const id of ['c1', 'c2', 'c3', 'c4', 'c5', 'c6']) await queueContact(db, id);
+    const sender = startSender(db, makeDeps(clock, network), controller.signal);
+    await vi.waitFor(() => expect(network.ids()).toEqual(['c1', 'c2', 'c3', 'c4']));
+
+    network.of('c1').answer(stillRunning());
+    await vi.waitFor(() => expect(network.ids()).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']));
+    for (const id of ['c2', 'c3', 'c4', 'c5']) network.of(id).answer(created(id));
+    await vi.waitFor(() => expect(network.ids()).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6']));
+    network.of('c6').answer(created('c6'));
+    await vi.waitFor(async () => expect((await db.outbox.toArray()).map((c) => c.id)).toEqual(['c1']));
+    expect(clock.fired).toBe(0);
+
+    // Its own back-off: 750 ms at the first attempt with this random.
+    clock.advance(750);
+    await vi.waitFor(() => expect(network.ids()).toHaveLength(7));
+    network.of('c1').answer(created('c1'));
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+    controller.abort();
+    await sender.done;
+  });
+
+  it('holds back when the server is busy or unreachable, then probes with one command (the one that failed least) until one gets through', async () => {
+    const clock = fakeClock();
+    const network = gatedNetwork();
+    for (const id of ['c1', 'c2', 'c3', 'c4', 'c5', 'c6']) await queueContact(db, id);
+    const sender = startSender(db, makeDeps(clock, network), controller.signal);
+    await vi.waitFor(() => expect(network.ids()).toEqual(['c1', 'c2', 'c3', 'c4']));
+
+    network.of('c1').answer(status(503));
+    network.of('c2').answer(status(429));
+    network.of('c3').answer(new TypeError('Failed to fetch'));
+    network.of('c4').answer(status(502));
+    await vi.waitFor(async () => expect(Object.values(await statuses())).toEqual(['pending', 'pending', 'pending', 'pending', 'pending', 'pending']));
+    await settle();
+    // Nothing else is tried while the brake is on, though c5 and c6 never failed and c1–c4 are due in 750 ms.
+    expect(network.ids()).toHaveLength(4);
+    clock.advance(750);
+    await settle();
+    expect(network.ids()).toHaveLength(4);
+
+    // Four failures in a row: 750 + 1,500 + 3,000 + 6,000 ms at most, the longest wins. Then one probe: c5, which never failed.
+    clock.advance(6000 - 750);
+    await vi.waitFor(() => expect(network.ids()).toHaveLength(5));
+    expect(network.ids()[4]).toBe('c5');
+    await settle();
+    expect(network.open()).toHaveLength(1);
+
+    network.of('c5').answer(status(503));
+    await settle();
+    clock.advance(11_999);
+    await settle();
+    expect(network.ids()).toHaveLength(5);
+    clock.advance(1);
+    await vi.waitFor(() => expect(network.ids()).toHaveLength(6));
+    expect(network.ids()[5]).toBe('c6');
+
+    // It gets through: full speed again, the oldest first.
+    network.of('c6').answer(created('c6'));
+    await vi.waitFor(() => expect(network.open().map((r) => r.id)).toEqual(['c1', 'c2', 'c3', 'c4']));
+    for (const id of ['c1', 'c2', 'c3', 'c4']) network.of(id).answer(created(id));
+    await vi.waitFor(() => expect(network.open().map((r) => r.id)).toEqual(['c5']));
+    network.of('c5').answer(created('c5'));
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+    controller.abort();
+    await sender.done;
+  });
+
+  it('does not stop on a command of a kind this app does not know (stored by another version): it fails, the others go', async () => {
+    const clock = fakeClock();
+    const network = gatedNetwork();
+    const stranger = { id: 'odd', kind: 'fromANewerApp', label: 'odd', method: 'POST', path: '/odd', json: {}, status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 0, target: { table: 'contactRequests', id: 'odd' } };
+    await db.outbox.add(stranger as unknown as OutboxCommand);
+    await queueContact(db, 'c1');
+    const sender = startSender(db, makeDeps(clock, network), controller.signal);
+    await vi.waitFor(() => expect(network.ids()).toEqual(['odd', 'c1']));
+    network.of('odd').answer(created('odd'));
+    network.of('c1').answer(created('c1'));
+    await vi.waitFor(async () => expect(await statuses()).toEqual({ odd: 'failed' }));
+    controller.abort();
+    await sender.done;
+  });
+
+  it('refreshes the token once for every command refused with it; a second 401 holds the queue and nothing more starts', async () => {
+    const clock = fakeClock();
+    const network = gatedNetwork();
+    let token = 'old';
+    let forced = 0;
+    let finishRefresh: () => void = () => undefined;
+    const deps = makeDeps(clock, network);
+    deps.getToken = async (force) => {
+      if (!force) return token;
+      forced++;
+      // The refresh takes a while: every 401 lands before it is done.
+      await new Promise<void>((resolve) => (finishRefresh = resolve));
+      token = 'fresh';
+      return token;
+    };
+    for (const id of ['c1', 'c2', 'c3']) await queueContact(db, id);
+    const sender = startSender(db, deps, controller.signal);
+    await vi.waitFor(() => expect(network.ids()).toEqual(['c1', 'c2', 'c3']));
+
+    for (const id of ['c1', 'c2', 'c3']) network.of(id).answer(status(401));
+    await settle();
+    finishRefresh();
+    await vi.waitFor(() => expect(network.open().map((r) => [r.id, r.token])).toEqual([['c1', 'fresh'], ['c2', 'fresh'], ['c3', 'fresh']]));
+    expect(forced).toBe(1);
+
+    network.of('c1').answer(status(401));
+    await vi.waitFor(async () => expect((await statuses()).c1).toBe('held'));
+    network.of('c2').answer(created('c2'));
+    network.of('c3').answer(created('c3'));
+    await vi.waitFor(async () => expect(await statuses()).toEqual({ c1: 'held' }));
+    // Queuing wakes the sender: it still sends nothing until the user signs in again.
+    await queueContact(db, 'c4');
+    await settle();
+    expect(await statuses()).toEqual({ c1: 'held', c4: 'pending' });
+    expect(network.ids()).toHaveLength(6);
+    controller.abort();
+    await sender.done;
   });
 });

@@ -5,20 +5,13 @@ import { type CommandKind, type CommandStatus, commandTables, type OutboxCommand
 import { getIdToken } from '../firebase.ts';
 import { wakeChannelName } from '../outbox.ts';
 import { outboxWords } from '../outbox-words.ts';
+import { type Brake, QUEUE_WINDOW, type Room, backoff, createBrake, planSends, targetLane } from './send-plan.ts';
 
 /**
- * The outbox's sender: FIFO, one command at a time, a fresh ID token per attempt, the command id as
- * Idempotency-Key (docs/decisions/004). Started and stopped by the sync engine (engine.ts).
+ * The outbox's sender: each command with a fresh ID token and its id as Idempotency-Key (docs/decisions/004), several
+ * at once for different lanes while each lane keeps its order (docs/decisions/019-outbox-replay.md; send-plan.ts
+ * chooses). Started and stopped by the sync engine (engine.ts).
  */
-
-export const BASE_DELAY_MS = 1000;
-export const MAX_DELAY_MS = 60_000;
-
-/** Exponential back-off with full jitter (AWS architecture blog), capped at a minute. */
-export function backoff(attempts: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** Math.min(attempts, 10));
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}
 
 export interface SenderDeps {
   /** Per kind, what its answer is and does (commandKinds in the app). */
@@ -31,39 +24,111 @@ export interface SenderDeps {
 
 export type SendResult = 'sent' | 'retry' | 'failed' | 'held' | 'idle';
 
-/** Sends the oldest sendable command once. Exported for tests; the app runs it in `startSender`'s loop. */
-export async function sendNext(db: PortalDb, deps: SenderDeps): Promise<SendResult> {
-  if ((await db.outbox.where('status').equals('held').count()) > 0) return 'held';
-  const command = await db.outbox
-    .orderBy('seq')
-    .filter((c) => c.status === 'pending' || c.status === 'sending')
-    .first();
-  if (!command) return 'idle';
-  if (command.nextAttemptAt > deps.now()) return 'retry';
-  await db.outbox.update(command.seq!, { status: 'sending' satisfies CommandStatus });
+/**
+ * What one attempt came to. `busy` is a retry for a reason that is not the command's (no answer, 5xx, 408, 429):
+ * the whole sender slows down (send-plan.ts, `createBrake`); `retryAt` is when the command itself may go again.
+ */
+type Attempt = { result: 'sent' | 'retry' | 'failed' | 'held' } | { result: 'busy'; retryAt: number };
 
+/**
+ * The lane of a command: what its kind says, or the row it writes. A kind this app does not know (stored by another
+ * version) gets its target's lane, so the look at the queue does not fail: sending it fails it, and the queue goes on.
+ */
+export function laneOf(kinds: Partial<SenderDeps['kinds']>, command: OutboxCommand): string {
+  return kinds[command.kind]?.lane?.(command) ?? targetLane(command);
+}
+
+/**
+ * Sends the oldest command that may go now once (the head of a lane whose back-off has passed). Exported for
+ * tests of one step; the app's loop (`startSender`) starts several at a time with the same `takeDue` and `attempt`.
+ */
+export async function sendNext(db: PortalDb, deps: SenderDeps): Promise<SendResult> {
+  const { held, start } = await takeDue(db, deps, new Map(), deps.now(), () => ({ size: 1, probing: false }));
+  if (held) return 'held';
+  const [command] = start;
+  if (!command) return (await db.outbox.where('status').anyOf('pending', 'sending').count()) > 0 ? 'retry' : 'idle';
+  const { result } = await attempt(db, command, deps, sharedToken(deps.getToken));
+  return result === 'busy' ? 'retry' : result;
+}
+
+interface Taken {
+  /** A command waits for the user to sign in again: nothing goes until then. */
+  held: boolean;
+  /** The commands just marked `sending`, to start now. */
+  start: OutboxCommand[];
+  /** When the soonest command waiting for its back-off may go; Infinity when none waits. */
+  nextDueAt: number;
+}
+
+/**
+ * One look at the queue and one write, in one transaction: the heads of the lanes that may go are marked `sending`
+ * together (the outbox panel then hides their Discard), at most `room` of them. A Discard can no longer slip between
+ * the read and the mark, and the screens' live queries of the outbox refresh once for the lot.
+ */
+async function takeDue(db: PortalDb, deps: SenderDeps, flying: ReadonlyMap<number, string>, now: number, room: (queue: readonly OutboxCommand[]) => Room): Promise<Taken> {
+  const looked = performance.now();
+  const taken = await db.transaction('rw', db.outbox, async (): Promise<Taken> => {
+    if ((await db.outbox.where('status').equals('held').count()) > 0) return { held: true, start: [], nextDueAt: Infinity };
+    const queue = await readQueueHead(db);
+    const plan = planSends(queue, flying, (c) => laneOf(deps.kinds, c), now, room(queue));
+    if (plan.start.length > 0) {
+      await db.outbox.bulkUpdate(plan.start.map((c) => ({ key: c.seq!, changes: { status: 'sending' satisfies CommandStatus } })));
+    }
+    return { held: false, ...plan };
+  });
+  measure('portal:send:queue', looked);
+  return taken;
+}
+
+/**
+ * The oldest QUEUE_WINDOW commands waiting to be sent, in queue order: two ranges of the status index (each in seq
+ * order), not the whole queue, which may hold a thousand commands. Failed commands wait for the user, not the sender.
+ */
+async function readQueueHead(db: PortalDb): Promise<OutboxCommand[]> {
+  const [pending, sending] = await Promise.all([
+    db.outbox.where('status').equals('pending').limit(QUEUE_WINDOW).toArray(),
+    db.outbox.where('status').equals('sending').limit(QUEUE_WINDOW).toArray(),
+  ]);
+  return [...pending, ...sending].sort((a, b) => a.seq! - b.seq!).slice(0, QUEUE_WINDOW);
+}
+
+/** Sends `command` (already marked `sending`) once and stores what came of it. */
+async function attempt(db: PortalDb, command: OutboxCommand, deps: SenderDeps, token: SharedToken): Promise<Attempt> {
+  const sending = performance.now();
   let response: Response;
   try {
-    response = await sendWithFreshToken(command, deps);
+    response = await sendWithFreshToken(command, deps, token);
   } catch (err) {
     if (err instanceof HeldError) return hold(db, command);
-    return retryLater(db, command, deps, outboxWords.unreachable);
+    return retryLater(db, command, deps, outboxWords.unreachable, true);
   }
   if (response.status === 401) return hold(db, command);
-  if (response.status >= 500 || response.status === 429 || response.status === 408 || (await isStillRunning(response))) {
-    return retryLater(db, command, deps, outboxWords.serverBusy);
-  }
+  if (response.status >= 500 || response.status === 429 || response.status === 408) return retryLater(db, command, deps, outboxWords.serverBusy, true);
+  // Its own first attempt still runs on the server: about this command only.
+  if (await isStillRunning(response)) return retryLater(db, command, deps, outboxWords.serverBusy, false);
   let data: unknown;
   try {
     data = await readData(response, deps.kinds[command.kind].answer);
   } catch (err) {
-    if (err instanceof NetworkError) return retryLater(db, command, deps, outboxWords.unreachable);
+    if (err instanceof NetworkError) return retryLater(db, command, deps, outboxWords.unreachable, true);
     const message = err instanceof ApiError ? err.message : 'The server answered in a way we did not expect.';
     await db.outbox.update(command.seq!, { status: 'failed', error: message, attempts: command.attempts + 1 });
-    return 'failed';
+    return { result: 'failed' };
   }
+  const applying = measure('portal:send:wire', sending);
   await applyAnswer(db, command, data, deps);
-  return 'sent';
+  measure('portal:send:apply', applying);
+  return { result: 'sent' };
+}
+
+/**
+ * Where a replay's time goes (one look at the queue; per command the token, the request with its answer, storing
+ * the answer): performance measures read by bench/offline.ts. Returns the end, the next phase's start.
+ */
+function measure(name: string, start: number): number {
+  const end = performance.now();
+  performance.measure(name, { start, end });
+  return end;
 }
 
 /**
@@ -79,7 +144,7 @@ async function applyAnswer(db: PortalDb, command: OutboxCommand, data: unknown, 
       await db.outbox.delete(command.seq!);
     });
   } catch (err) {
-    await retryLater(db, command, deps, 'Sent, but this device could not save the answer yet.');
+    await retryLater(db, command, deps, 'Sent, but this device could not save the answer yet.', false);
     throw err;
   }
 }
@@ -97,30 +162,54 @@ async function isStillRunning(response: Response): Promise<boolean> {
   return code === 'IDEMPOTENCY_IN_PROGRESS' || code === 'IDEMPOTENCY_RETRY';
 }
 
-async function sendWithFreshToken(command: OutboxCommand, deps: SenderDeps): Promise<Response> {
-  const token = await deps.getToken(false);
+type SharedToken = ReturnType<typeof sharedToken>;
+
+/**
+ * The ID token for the commands in flight. After a 401 the token is refreshed once for all of them: each command
+ * refused with the same token waits for that one refresh instead of asking Firebase for its own.
+ */
+export function sharedToken(getToken: SenderDeps['getToken']) {
+  let refresh: { stale: string; fresh: Promise<string | null> } | null = null;
+  return {
+    current: () => getToken(false),
+    refreshAfter(stale: string): Promise<string | null> {
+      if (refresh?.stale !== stale) {
+        const fresh = getToken(true);
+        const mine = { stale, fresh };
+        refresh = mine;
+        // A refresh that failed (no network) is asked again by the next 401, not handed out forever.
+        fresh.catch(() => {
+          if (refresh === mine) refresh = null;
+        });
+      }
+      return refresh.fresh;
+    },
+  };
+}
+
+async function sendWithFreshToken(command: OutboxCommand, deps: SenderDeps, tokens: SharedToken): Promise<Response> {
+  const asked = performance.now();
+  const token = await tokens.current();
+  measure('portal:send:token', asked);
   if (!token) throw new HeldError('signed out');
   const first = await deps.send(command, token);
   if (first.status !== 401) return first;
   // One forced refresh: the token may have expired while the command waited.
-  const fresh = await deps.getToken(true);
+  const fresh = await tokens.refreshAfter(token);
   if (!fresh) throw new HeldError('signed out');
   return deps.send(command, fresh);
 }
 
-async function retryLater(db: PortalDb, command: OutboxCommand, deps: SenderDeps, error: string): Promise<SendResult> {
-  await db.outbox.update(command.seq!, {
-    status: 'pending',
-    attempts: command.attempts + 1,
-    nextAttemptAt: deps.now() + backoff(command.attempts, deps.random),
-    error,
-  });
-  return 'retry';
+/** Back in the queue after a back-off of its own; `slowDown` when the reason is the server's or the connection's, not the command's. */
+async function retryLater(db: PortalDb, command: OutboxCommand, deps: SenderDeps, error: string, slowDown: boolean): Promise<Attempt> {
+  const retryAt = deps.now() + backoff(command.attempts, deps.random);
+  await db.outbox.update(command.seq!, { status: 'pending', attempts: command.attempts + 1, nextAttemptAt: retryAt, error });
+  return slowDown ? { result: 'busy', retryAt } : { result: 'retry' };
 }
 
-async function hold(db: PortalDb, command: OutboxCommand): Promise<SendResult> {
+async function hold(db: PortalDb, command: OutboxCommand): Promise<Attempt> {
   await db.outbox.update(command.seq!, { status: 'held', error: 'Please sign in again to send this.' });
-  return 'held';
+  return { result: 'held' };
 }
 
 /** One attempt on the wire: JSON, or multipart with the files the command keeps as Blobs. */
@@ -162,7 +251,7 @@ export interface SenderLoopDeps extends SenderDeps {
 }
 
 export interface Sender {
-  /** Makes the loop read the queue again: at once if it waits, or right after the step it is in. */
+  /** Makes the loop read the queue again: at once if it waits, or right after the look it is taking. */
   wake(): void;
   /** Settles once the loop has stopped: the signal aborted, or the replica was closed. */
   done: Promise<void>;
@@ -188,7 +277,7 @@ export function browserSenderDeps(kinds: Record<CommandKind, AnswerHandler>): Se
 
 /**
  * Starts a sender on `db` that runs until `signal` aborts. Across tabs of the same user only one sends at a
- * time (a Web Lock), so FIFO holds and no command goes out twice in parallel; within a page, `after` (the
+ * time (a Web Lock), so each lane's order holds and no command goes out twice in parallel; within a page, `after` (the
  * sender before it, on a restart) must have stopped first, for browsers without Web Locks. It listens on the
  * outbox's wake channel, so an enqueue in this page or another tab wakes it.
  */
@@ -254,45 +343,97 @@ function createAlarm(setTimer: SenderLoopDeps['setTimer']) {
   };
 }
 
+/** A command on the wire: its lane (no other command of it starts meanwhile) and its settling, awaited on stop. */
+interface Flight {
+  lane: string;
+  settled: Promise<void>;
+}
+
 async function loop(db: PortalDb, deps: SenderLoopDeps, alarm: Alarm, signal: AbortSignal): Promise<void> {
+  const flights = new Map<number, Flight>();
+  const brake = createBrake(deps.random);
+  const token = sharedToken(deps.getToken);
+  const reports = senderReports(db, signal, deps.now);
   let errorsInARow = 0;
-  // A report from an earlier session may still be stored: the first send clears it.
-  let errorShown = true;
   while (!signal.aborted && !db.hasBeenClosed()) {
     alarm.reset();
     let pause: number;
     try {
-      const result = await sendNext(db, deps);
-      if (result === 'sent' && errorShown) {
-        await db.meta.delete(SENDER_ERROR_KEY);
-        errorShown = false;
-      }
-      pause = await pauseAfter(db, result, deps.now());
+      const { start, wakeAt } = await fill(db, deps, flights, brake);
+      for (const command of start) flights.set(command.seq!, fly(command));
+      pause = Math.max(50, Math.min(wakeAt, deps.now() + IDLE_MS) - deps.now());
       errorsInARow = 0;
     } catch (err) {
       // A sign-out closes the replica under a running step: nothing went wrong then.
       if (signal.aborted || db.hasBeenClosed()) break;
-      if (!(err instanceof NetworkError)) {
-        await reportSenderError(db, err, deps.now());
-        errorShown = true;
-      }
+      await reports.error(err);
       // Backs off so a lasting fault does not spin; a wake (a new command) still tries again at once.
       pause = backoff(errorsInARow++, deps.random);
     }
-    if (pause > 0) await alarm.sleep(pause, signal);
+    // Each command that lands rings the alarm: the next look at the queue starts what may go then.
+    await alarm.sleep(pause, signal);
+  }
+  // What is on the wire is seen through, so its answer is stored (or its command set back) before the stop settles.
+  await Promise.all([...flights.values()].map((f) => f.settled));
+
+  function fly(command: OutboxCommand): Flight {
+    const settled = attempt(db, command, deps, token)
+      .then(async (done) => {
+        if (done.result === 'busy') brake.slowDown(deps.now(), { seq: command.seq!, retryAt: done.retryAt });
+        else if (done.result !== 'held') brake.release();
+        if (done.result === 'sent') await reports.sent();
+      })
+      .catch(async (err: unknown) => {
+        if (signal.aborted || db.hasBeenClosed()) return;
+        brake.slowDown(deps.now(), null);
+        await reports.error(err);
+      })
+      .finally(() => {
+        flights.delete(command.seq!);
+        alarm.ring();
+      });
+    return { lane: laneOf(deps.kinds, command), settled };
   }
 }
 
-/** How long to wait after a step: 0 goes straight on to the next command. */
-async function pauseAfter(db: PortalDb, result: SendResult, now: number): Promise<number> {
-  if (result === 'sent' || result === 'failed') return 0;
-  return result === 'retry' ? nextDueIn(db, now) : IDLE_MS;
+/**
+ * Starts what may go now: as many heads of lanes as the brake allows beside those in flight. Returns them (marked
+ * `sending`) and when to look again at the latest: when the brake lets go, or the soonest back-off ends.
+ */
+async function fill(db: PortalDb, deps: SenderLoopDeps, flights: ReadonlyMap<number, Flight>, brake: Brake): Promise<{ start: OutboxCommand[]; wakeAt: number }> {
+  const now = deps.now();
+  const lanes = new Map([...flights].map(([seq, flight]) => [seq, flight.lane]));
+  let brakeUntil = 0;
+  const taken = await takeDue(db, deps, lanes, now, (queue) => {
+    const limit = brake.limit(queue, now);
+    brakeUntil = limit.waitUntil;
+    return { size: limit.inFlight - flights.size, probing: limit.probing };
+  });
+  if (taken.held) return { start: [], wakeAt: Infinity };
+  return { start: taken.start, wakeAt: brakeUntil > now ? brakeUntil : taken.nextDueAt };
 }
 
-async function nextDueIn(db: PortalDb, now: number): Promise<number> {
-  const due = await db.outbox.where('status').equals('pending').toArray();
-  const soonest = Math.min(...due.map((c) => c.nextAttemptAt), now + IDLE_MS);
-  return Math.max(50, soonest - now);
+/**
+ * The sender's reports for the sync health: a non-network error is kept in `meta` until a command is sent again.
+ * A report from an earlier session may still be stored: the first send clears it.
+ */
+function senderReports(db: PortalDb, signal: AbortSignal, now: () => number) {
+  let shown = true;
+  return {
+    async error(err: unknown): Promise<void> {
+      if (err instanceof NetworkError) return;
+      await reportSenderError(db, err, now());
+      shown = true;
+    },
+    async sent(): Promise<void> {
+      if (!shown) return;
+      shown = false;
+      await db.meta.delete(SENDER_ERROR_KEY).catch(async (err: unknown) => {
+        shown = true;
+        if (!signal.aborted && !db.hasBeenClosed()) await reportSenderError(db, err, now());
+      });
+    },
+  };
 }
 
 async function reportSenderError(db: PortalDb, err: unknown, at: number): Promise<void> {
