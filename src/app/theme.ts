@@ -1,7 +1,7 @@
 import '@fontsource-variable/plus-jakarta-sans';
 import { type RecipeDefinition, type SlotRecipeConfig, type SystemConfig, createSystem, defaultBaseConfig, defineConfig } from '@chakra-ui/react';
 // Chakra's theme files one by one (the `@chakra-theme/` alias, vite.config.ts), not its theme index: the index imports
-// every recipe, and whatever the first screen's code can reach is on the first screen's download (decision 018).
+// every recipe, and whatever the first screen's code can reach is on the first screen's download (decision 020).
 import { breakpoints } from '@chakra-theme/breakpoints.js';
 import { globalCss } from '@chakra-theme/global-css.js';
 import { layerStyles } from '@chakra-theme/layer-styles.js';
