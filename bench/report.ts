@@ -74,7 +74,7 @@ async function offlineFigures() {
     const f = await benchOffline({ ...ports(1, 8481), replay: true });
     const p = f.phases;
     lines.push({ figure: `pull ${f.requests.toLocaleString('en')} requests into the replica`, value: `${(f.pullMs / 1000).toFixed(2)} s (${f.stored} stored)`, goal: '≤ 1.0 s', met: f.pullMs <= 1000 && f.stored >= f.requests, load: load() });
-    notes.push(`pull: ${p.pages} pages; network + JSON ${p.fetchMs.toFixed(0)} ms, row checks ${p.readMs.toFixed(0)} ms, Dexie ${p.applyMs.toFixed(0)} ms`);
+    notes.push(`pull: ${p.pages} pages; network + JSON ${p.fetchMs.toFixed(0)} ms, row checks ${p.readMs.toFixed(0)} ms, Dexie ${p.applyMs.toFixed(0)} ms (overlapping), waiting for a page ${p.waitMs.toFixed(0)} ms`);
     if (f.replay) {
       const r = f.replay;
       lines.push({ figure: `replay ${r.commands} queued commands vs sending them directly`, value: `ratio ${r.ratio.toFixed(2)} (${(r.replayMs / 1000).toFixed(1)} s vs ${(r.directMs / 1000).toFixed(1)} s)`, goal: 'ratio ≤ 1.2', met: r.ratio <= 1.2, load: load() });

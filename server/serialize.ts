@@ -54,7 +54,13 @@ export function isFullyPaid(row: Pick<RequestRow, 'totalAmount' | 'paid'>): bool
  * `extras` (server/request-extras.ts): the status history and the attachments' size, SHA-256 and upload time,
  * which the delta feed adds; other answers leave them out.
  */
-export function toRequest(row: RequestRow, extras?: RequestExtras): ProductRequest {
+/** The columns a client's request is made of (server/sync-requests.ts reads only these for the feed). */
+export type ClientRequestRow = Pick<
+  RequestRow,
+  'id' | 'productRequestType' | 'refNo' | 'createdAt' | 'status' | 'contractSigned' | 'totalAmount' | 'paid' | 'requestDetails' | 'attachments' | 'updatedAt' | 'rejectionReason' | 'clientKey'
+>;
+
+export function toRequest(row: ClientRequestRow, extras?: RequestExtras): ProductRequest {
   return {
     id: row.id,
     productRequestType: row.productRequestType as ProductRequest['productRequestType'],

@@ -336,6 +336,40 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
     ]);
   });
 
+  it('a page of many requests brings each with its own history and every field a request has', async () => {
+    const [u, staff] = await Promise.all([t.user({ client: true }), t.user({ staff: true })]);
+    const { page: start } = await pull(u);
+    const made = await t.services.db
+      .insert(productRequests)
+      .values(Array.from({ length: 300 }, (_, i) => ({ userId: u.uid, toolId: 'x', productRequestType: TOOL, requestDetails: { n: i }, clientKey: i === 7 ? 'cmd-7' : null })))
+      .returning();
+    const moved = made[123];
+    const res = await t.app.inject({ method: 'POST', url: `/api/staff/requests/${moved.id}/transition`, headers: staff.headers, payload: { to: 'Waiting for actions', version: 1, totalAmount: 80 } });
+    expect(res.statusCode, res.body).toBe(200);
+    const { page } = await pull(u, start.cursor, 5000);
+    expect(page.requests).toHaveLength(300);
+    const byId = new Map(page.requests.map((r) => [r.id, r]));
+    expect(byId.get(moved.id)!.statusHistory!.map((h) => h.status)).toEqual(['Pending', 'Waiting for actions']);
+    expect(byId.get(moved.id)).toMatchObject({ status: 'Waiting for actions', totalAmount: 80, paid: 0, leftToPay: 80 });
+    expect(byId.get(made[0].id)).toEqual({
+      id: made[0].id,
+      productRequestType: TOOL,
+      refNo: made[0].refNo,
+      Created_Time: new Date(made[0].createdAt).toISOString(),
+      status: 'Pending',
+      contractSigned: false,
+      totalAmount: null,
+      paid: 0,
+      leftToPay: null,
+      requestDetails: { n: 0 },
+      attachments: [],
+      updatedAt: new Date(made[0].updatedAt).toISOString(),
+      rejectionReason: null,
+      statusHistory: [{ status: 'Pending', at: new Date(made[0].createdAt).toISOString() }],
+    });
+    expect(byId.get(made[7].id)?.commandId).toBe('cmd-7');
+  });
+
   it('purchase attachments come with their size, SHA-256 and upload time; another user’s never', async () => {
     const [u, other] = await Promise.all([t.user(), t.user()]);
     const { page: start } = await pull(u);

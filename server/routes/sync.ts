@@ -6,11 +6,11 @@ import { z } from 'zod';
 import { SyncPage, SyncQuery, emptySyncPage } from '../../domain/sync.ts';
 import { changedSince } from '../change-heads.ts';
 import type { Db } from '../db/client.ts';
-import { businessSettings, contactReplies, contactRequests, deals, files, notificationReads, notifications, productRequests, refunds, trackingLinks, users } from '../db/schema.ts';
-import { requestExtras } from '../request-extras.ts';
-import { toDeal, toProfile, toRefund, toRequest } from '../serialize.ts';
+import { businessSettings, contactReplies, contactRequests, deals, files, notificationReads, notifications, refunds, trackingLinks, users } from '../db/schema.ts';
+import { toDeal, toProfile, toRefund } from '../serialize.ts';
 import { toContactReply, toContactRequest, toNotification, toNotificationRead, toUserFile } from '../serialize-messages.ts';
 import { createSignedLinks } from '../signed-links.ts';
+import { syncRequests } from '../sync-requests.ts';
 import { toTrackingLink } from '../tracking/links.ts';
 import { toBusinessSettings } from './business-settings.ts';
 
@@ -59,7 +59,6 @@ export async function syncRoutes(app: FastifyInstance) {
 
       const owned = {
         u: eq(users.uid, uid),
-        r: eq(productRequests.userId, uid),
         d: eq(deals.userId, uid),
         f: eq(refunds.userId, uid),
         n: either(eq(notifications.userId, uid), isNull(notifications.userId)),
@@ -73,7 +72,8 @@ export async function syncRoutes(app: FastifyInstance) {
         k: eq(notificationReads.userId, uid),
         // The business settings: one row, everyone's (like a general notification).
         b: sql`true`,
-      } satisfies Record<Tag, SQL>;
+        // r: requests, read by syncRequests with the same condition.
+      } satisfies Record<Exclude<Tag, 'r'>, SQL>;
 
       const taken = next.slice(0, limit);
       const upper = taken[taken.length - 1].seq;
@@ -90,17 +90,8 @@ export async function syncRoutes(app: FastifyInstance) {
             .then(([row]) => {
               page.profile = row ? toProfile(row) : null;
             }),
-        has.has('r') &&
-          app.db
-            .select()
-            .from(productRequests)
-            .where(and(owned.r, range(productRequests)))
-            .orderBy(asc(productRequests.seq))
-            .then(async (rows) => {
-              // Their status history and attachment hashes: two more queries, only for a page with requests.
-              const extras = await requestExtras(app.db, uid, rows);
-              page.requests = rows.map((row) => toRequest(row, extras.get(row.id)));
-            }),
+        // The bulk of a catch-up: a leaner query of its own (server/sync-requests.ts).
+        has.has('r') && syncRequests(app.db, uid, cursor, upper).then((rows) => void (page.requests = rows)),
         has.has('d') &&
           app.db
             .select()

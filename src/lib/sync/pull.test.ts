@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type SyncPage, emptySyncPage as empty } from '../../../domain/sync.ts';
 import { PortalDb } from '../db.ts';
-import { MAX_REJECTED_ROWS, pull } from './pull.ts';
+import { MAX_REJECTED_ROWS, pull, rereadFromStart } from './pull.ts';
 
 // The real fetchSyncPage runs in the wire-level test below; the token is not what it is about.
 vi.mock('../firebase.ts', () => ({ getIdToken: async () => 'token' }));
@@ -68,6 +68,71 @@ describe('pull', () => {
       return pages[cursor];
     });
     expect(seen).toEqual(['0', '5', '9']);
+  });
+
+  it('asks for the next page while the current one is written, and applies the pages in order', async () => {
+    const log: string[] = [];
+    const transaction = db.transaction.bind(db) as (...args: unknown[]) => Promise<unknown>;
+    vi.spyOn(db, 'transaction').mockImplementation(((...args: unknown[]) =>
+      transaction(...args).then((result) => {
+        log.push('committed');
+        return result;
+      })) as typeof db.transaction);
+    const pages: Record<string, SyncPage> = {
+      '0': { ...empty('5', true), notifications: [{ id: 'n1', message: 'one', createdAt: '2026-01-01T00:00:00Z', userId: null }] },
+      '5': { ...empty('9', true), notifications: [{ id: 'n1', message: 'two', createdAt: '2026-01-01T00:00:00Z', userId: null }] },
+      '9': empty('9'),
+    };
+    expect(
+      await pull(db, async (cursor) => {
+        log.push(`fetch ${cursor}`);
+        return pages[cursor];
+      }),
+    ).toBe(2);
+    // Each page is asked for before the one before it is committed; sequential would be fetch, commit, fetch…
+    expect(log).toEqual(['fetch 0', 'fetch 5', 'committed', 'fetch 9', 'committed', 'committed']);
+    // The later page's version of a row wins, and the cursor is the last page's.
+    expect((await db.notifications.get('n1'))?.message).toBe('two');
+    expect((await db.meta.get('syncCursor'))?.value).toBe('9');
+  });
+
+  it('drops a page asked for before the stored cursor moved (a Retry started over) and goes on from the stored cursor', async () => {
+    const asked: string[] = [];
+    const page1 = { ...empty('5', true), notifications: [{ id: 'n1', message: 'hi', createdAt: '2026-01-01T00:00:00Z', userId: null }] };
+    const fetchPage = async (cursor: string) => {
+      asked.push(cursor);
+      if (cursor === '0') return page1;
+      // The first time, the Retry resets the cursor while this page is on its way (once the page before is in).
+      if (asked.filter((c) => c === '5').length === 1) {
+        while ((await db.meta.get('syncCursor'))?.value !== '5') await new Promise((resolve) => setTimeout(resolve, 5));
+        await rereadFromStart(db);
+        return { ...empty('9'), contactRequests: [{ id: 'stale', subject: 's', message: 'm', createdAt: '2026-01-01T00:00:00Z', status: 'open' as const }] };
+      }
+      return { ...empty('9'), contactRequests: [{ id: 'c1', subject: 's', message: 'm', createdAt: '2026-01-01T00:00:00Z', status: 'open' as const }] };
+    };
+    expect(await pull(db, fetchPage)).toBe(3);
+    expect(asked).toEqual(['0', '5', '0', '5']);
+    expect((await db.contactRequests.toArray()).map((c) => c.id)).toEqual(['c1']);
+    expect((await db.meta.get('syncCursor'))?.value).toBe('9');
+  });
+
+  it('keeps the pages applied before one that fails: the next pull asks from the last applied cursor', async () => {
+    const asked: string[] = [];
+    const page1 = { ...empty('5', true), notifications: [{ id: 'n1', message: 'hi', createdAt: '2026-01-01T00:00:00Z', userId: null }] };
+    await expect(
+      pull(db, async (cursor) => {
+        asked.push(cursor);
+        if (cursor === '0') return page1;
+        throw new Error('connection lost');
+      }),
+    ).rejects.toThrow('connection lost');
+    expect(await db.notifications.count()).toBe(1);
+    expect((await db.meta.get('syncCursor'))?.value).toBe('5');
+    await pull(db, async (cursor) => {
+      asked.push(cursor);
+      return empty('5');
+    });
+    expect(asked).toEqual(['0', '5', '5']);
   });
 
   it('keeps an initial form filled offline while its command is unsent', async () => {

@@ -21,24 +21,55 @@ export type FetchSyncPage = (cursor: string) => Promise<unknown>;
 /**
  * Pulls every change since the stored cursor, page by page, and applies each page in one Dexie
  * transaction together with its cursor, so a pull cut halfway resumes where it stopped.
+ * The next page is asked for while one is written (the server's work and the transfer overlap Dexie's,
+ * docs/decisions/017), but pages are applied one at a time and in order, each only on top of the cursor it was
+ * asked from: if the stored cursor moved meanwhile (a Retry started over), the page is dropped and the pull
+ * goes on from the stored cursor.
  * Rows of commands still waiting to be sent are never overwritten here: the outbox owns them.
  * A row this app cannot read is set aside (rejectedRows) and the cursor moves on: one bad row must not
  * stop every later change from reaching the device.
  */
 export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPage): Promise<number> {
   let applied = 0;
+  let next = askFrom(await storedCursor(db), fetchPage);
   for (;;) {
-    const cursor = Cursor.parse((await db.meta.get(SYNC_CURSOR_KEY))?.value);
-    const fetched = performance.now();
-    const raw = await fetchPage(cursor);
-    const read = measure('portal:pull:fetch', fetched);
-    const { page, rejected } = readPage(raw);
-    const applying = measure('portal:pull:read', read);
-    await applyPage(db, page, rejected);
+    const waited = performance.now();
+    const { from, page, rejected } = await next;
+    const applying = measure('portal:pull:wait', waited);
+    const after = page.hasMore ? askFrom(page.cursor, fetchPage) : null;
+    const done = await applyPage(db, page, rejected, from);
     measure('portal:pull:apply', applying);
-    applied += pageSize(page);
-    if (!page.hasMore) return applied;
+    if (done) applied += pageSize(page);
+    if (!done) next = askFrom(await storedCursor(db), fetchPage);
+    else if (after) next = after;
+    else return applied;
   }
+}
+
+interface FetchedPage extends ReturnType<typeof readSyncPage> {
+  /** The cursor the page was asked from: it applies only on top of that one. */
+  from: string;
+}
+
+async function storedCursor(db: PortalDb): Promise<string> {
+  return Cursor.parse((await db.meta.get(SYNC_CURSOR_KEY))?.value);
+}
+
+/**
+ * Fetches and reads the page after `from`, started before the previous page is written. A pull that stops
+ * first (a page failed, the replica closed) never reads it: its failure is then nobody's to report.
+ */
+function askFrom(from: string, fetchPage: FetchSyncPage): Promise<FetchedPage> {
+  const asked = (async () => {
+    const fetched = performance.now();
+    const raw = await fetchPage(from);
+    const read = measure('portal:pull:fetch', fetched);
+    const result = readPage(raw);
+    measure('portal:pull:read', read);
+    return { from, ...result };
+  })();
+  asked.catch(() => undefined);
+  return asked;
 }
 
 /**
@@ -68,9 +99,14 @@ function readPage(raw: unknown): ReturnType<typeof readSyncPage> {
   return readSyncPage(envelope.data);
 }
 
-export async function applyPage(db: PortalDb, page: SyncPage, rejected: RejectedSyncRow[] = []): Promise<void> {
+/**
+ * Applies a page and moves the cursor to its end, in one transaction. Given `from` (the cursor the page was
+ * asked from), the page applies only if the stored cursor is still that one; false when it was dropped.
+ */
+export async function applyPage(db: PortalDb, page: SyncPage, rejected: RejectedSyncRow[] = [], from?: string): Promise<boolean> {
   const tables = [db.profile, db.requests, db.deals, db.refunds, db.notifications, db.contactRequests, db.contactReplies, db.files, db.trackingLinks, db.notificationReads, db.businessSettings, db.meta, db.outbox];
-  await db.transaction('rw', tables, async () => {
+  return db.transaction('rw', tables, async () => {
+    if (from !== undefined && (await storedCursor(db)) !== from) return false;
     if (page.profile) await db.profile.put(await keepUnsentInitialForm(db, page.profile));
     if (page.requests.length) await db.requests.bulkPut(page.requests);
     if (page.deals.length) await db.deals.bulkPut(page.deals);
@@ -87,6 +123,7 @@ export async function applyPage(db: PortalDb, page: SyncPage, rejected: Rejected
     await db.meta.put({ key: SYNC_CURSOR_KEY, value: page.cursor });
     await db.meta.put({ key: LAST_SYNC_KEY, value: Date.now() });
     await db.meta.delete(SYNC_ERROR_KEY);
+    return true;
   });
 }
 
