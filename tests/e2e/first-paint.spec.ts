@@ -76,7 +76,8 @@ test('what is typed on the first paint is still there when the app takes over, w
     await scriptsHeld;
     await route.continue();
   });
-  await page.goto('/login', { waitUntil: 'domcontentloaded' });
+  // Not 'domcontentloaded': that waits for the module scripts, which are held back.
+  await page.goto('/login', { waitUntil: 'commit' });
   await expect(page.locator('[data-first-paint]')).toBeVisible();
   await page.getByRole('textbox', { name: 'Email' }).fill('dana@demo.test');
   await page.locator('[data-first-paint] input[name="password"]').fill('typed-early');
