@@ -70,7 +70,8 @@ export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Pro
   const { requests: REQUESTS, commands: COMMANDS, replay: withReplay, port, authPort } = { ...OFFLINE_BENCH_DEFAULTS, ...opts };
   // The e2e tests' Chromium: CHROMIUM_PATH, the system's or the npm-shipped one (tests/support/chromium.ts).
   const CHROMIUM = await resolveChromium();
-  const stack = await startStackProcess({ port, authPort, logPath: join(ROOT, 'tests', 'output', 'bench-stack.log'), env: { TEST_FAULTS: '1' }, label: 'bench' });
+  // Requests logged as in production (errors only), as bench/sync.ts does: the dev stack logs every request.
+  const stack = await startStackProcess({ port, authPort, logPath: join(ROOT, 'tests', 'output', 'bench-stack.log'), env: { TEST_FAULTS: '1', LOG_REQUESTS: process.env.BENCH_LOG_REQUESTS ?? 'errors' }, label: 'bench' });
   const browser = await chromium.launch({ executablePath: CHROMIUM.executablePath, args: CHROMIUM.args, env: CHROMIUM.env });
   try {
     const email = `bench-${Date.now()}@bench.example`;
