@@ -26,7 +26,8 @@ function toAuthState(user: SessionUser | null): AuthState {
  */
 const sessionHintKey = 'portal:maybe-signed-in';
 
-function readHint(): boolean {
+/** Whether someone was signed in on this device at Firebase's last answer (a hint only, see above). */
+export function maybeSignedIn(): boolean {
   try {
     return localStorage.getItem(sessionHintKey) !== null;
   } catch {
@@ -49,11 +50,6 @@ function writeHint(signedIn: boolean) {
  * where nobody was signed in last time, so the sign-in screen does not wait for the SDK. Should Firebase then
  * report a user after all, the routes move on from the sign-in screen (main.tsx re-runs them on every change).
  */
-/** Whether someone was signed in on this device at Firebase's last answer (a hint only, see above). */
-export function maybeSignedIn(): boolean {
-  return readHint();
-}
-
 export function startSession(): Promise<void> {
   if (!started) {
     started = true;
