@@ -3,9 +3,6 @@ import { ApiError as ApiErrorShape } from '../../domain/schemas.ts';
 import { ApiError, NetworkError } from './api-errors.ts';
 import { getIdToken } from './firebase.ts';
 
-// The errors live apart so the sign-in screen can tell a network failure without loading the schemas.
-export { ApiError, NetworkError } from './api-errors.ts';
-
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   json?: unknown;

@@ -1,6 +1,6 @@
 import { FirebaseError } from 'firebase/app';
 import { describe, expect, it } from 'vitest';
-import { NetworkError } from './api.ts';
+import { NetworkError } from './api-errors.ts';
 import { authErrorCode, authErrorTexts, describeAuthError, isDeadResetLink, sentence } from './auth-errors.ts';
 
 /** What the SDK throws: the code, and its own message that must never reach the screen. */

@@ -1,5 +1,5 @@
 import { FirebaseError } from 'firebase/app';
-import { NetworkError } from './api.ts';
+import { NetworkError } from './api-errors.ts';
 
 /**
  * Firebase Auth's errors in words a frightened client can act on. The SDK's own message

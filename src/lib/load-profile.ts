@@ -1,5 +1,6 @@
 import { Profile } from '../../domain/schemas.ts';
-import { NetworkError, apiGet } from './api.ts';
+import { apiGet } from './api.ts';
+import { NetworkError } from './api-errors.ts';
 import { type PortalDb, openUserDb } from './db.ts';
 import { getAuthState } from './session.ts';
 import { keepUnsentInitialForm } from './sync/pull.ts';

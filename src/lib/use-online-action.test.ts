@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { texts } from '../../domain/texts.ts';
-import { NetworkError } from './api.ts';
+import { NetworkError } from './api-errors.ts';
 import { getUiState, removeMessage } from './ui-state.ts';
 import { useOnlineAction } from './use-online-action.ts';
 

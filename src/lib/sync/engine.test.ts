@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptySyncPage as empty } from '../../../domain/sync.ts';
 import type { StaffSyncPage } from '../../../domain/staff.ts';
-import { ApiError, NetworkError } from '../api.ts';
+import { ApiError, NetworkError } from '../api-errors.ts';
 import { commandKinds } from '../commands.ts';
 import { PortalDb } from '../db.ts';
 import { type SyncEngineDeps, type SyncTriggers, WAKE_EVERY_MS, createSyncEngine } from './engine.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NetworkError } from '../api.ts';
+import { NetworkError } from '../api-errors.ts';
 import { commandKinds } from '../commands.ts';
 import type { PortalDb } from '../db.ts';
 import { releaseHeld } from '../outbox.ts';

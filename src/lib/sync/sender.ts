@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ApiError, NetworkError, apiRequest, readData } from '../api.ts';
+import { apiRequest, readData } from '../api.ts';
+import { ApiError, NetworkError } from '../api-errors.ts';
 import type { AnswerHandler } from '../command-kind.ts';
 import { type CommandKind, type CommandStatus, commandTables, type OutboxCommand, type PortalDb } from '../db.ts';
 import { getIdToken } from '../firebase.ts';

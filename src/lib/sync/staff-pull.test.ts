@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientFile, RequestFile, StaffSyncPage } from '../../../domain/staff.ts';
-import { NetworkError } from '../api.ts';
+import { NetworkError } from '../api-errors.ts';
 import { PortalDb } from '../db.ts';
 import { STAFF_COUNTS_KEY, pullStaffFeed } from './staff-pull.ts';
 

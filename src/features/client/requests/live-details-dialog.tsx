@@ -5,7 +5,7 @@ import { formatDate } from '../../../../domain/format.ts';
 import { texts } from '../../../../domain/texts.ts';
 import { requestRef } from '../../../../domain/tools.ts';
 import { type TrackingLink, trackingLinkAdvice } from '../../../../domain/tracking.ts';
-import { ApiError, NetworkError } from '../../../lib/api.ts';
+import { ApiError, NetworkError } from '../../../lib/api-errors.ts';
 import type { LocalRequest } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';
 import { Popup } from '../../../components/popup.tsx';

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@t
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { texts } from '../../../../domain/texts.ts';
-import { ApiError, NetworkError } from '../../../lib/api.ts';
+import { ApiError, NetworkError } from '../../../lib/api-errors.ts';
 import { type LocalRequest, PortalDb } from '../../../lib/db.ts';
 import { ReplicaContext } from '../../../lib/replica.ts';
 

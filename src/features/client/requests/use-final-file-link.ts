@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
 import { texts } from '../../../../domain/texts.ts';
-import { ApiError, NetworkError, apiGet } from '../../../lib/api.ts';
+import { apiGet } from '../../../lib/api.ts';
+import { ApiError, NetworkError } from '../../../lib/api-errors.ts';
 import type { LocalRequest, PortalDb } from '../../../lib/db.ts';
 import { hasSavedCopy } from '../../../lib/pwa.ts';
 import { useReplica } from '../../../lib/replica.ts';

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { ChakraProvider, createSystem, defaultConfig } from '@chakra-ui/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { texts } from '../../../../domain/texts.ts';
-import { ApiError } from '../../../lib/api.ts';
+import { ApiError } from '../../../lib/api-errors.ts';
 import { getUiState, removeMessage } from '../../../lib/ui-state.ts';
 
 const navigate = vi.fn();

@@ -2,7 +2,7 @@ import { type ReactNode, useCallback, useEffect, useRef } from 'react';
 import { Button, Card, SegmentGroup } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { texts } from '../../../../domain/texts.ts';
-import { ApiError } from '../../../lib/api.ts';
+import { ApiError } from '../../../lib/api-errors.ts';
 import { signOut } from '../../../lib/firebase.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
 import { failureText, useOnlineAction } from '../../../lib/use-online-action.ts';

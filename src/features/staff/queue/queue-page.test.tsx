@@ -101,7 +101,7 @@ describe('staff queue', () => {
     expect(await screen.findByRole('link', { name: 'Lead 1' })).toBeTruthy();
     await waitFor(async () => expect(await db.staffQueue.get('leads||')).toBeTruthy());
     cleanup();
-    const { NetworkError } = await import('../../../lib/api.ts');
+    const { NetworkError } = await import('../../../lib/api-errors.ts');
     apiGet.mockRejectedValue(new NetworkError('offline'));
     show();
     expect(await screen.findByRole('link', { name: 'Lead 1' })).toBeTruthy();

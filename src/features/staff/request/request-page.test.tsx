@@ -3,7 +3,7 @@ import { ChakraProvider, createSystem, defaultConfig } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RequestFile, StaffRequest } from '../../../../domain/staff.ts';
-import { ApiError, NetworkError } from '../../../lib/api.ts';
+import { ApiError, NetworkError } from '../../../lib/api-errors.ts';
 import { PortalDb } from '../../../lib/db.ts';
 import { ReplicaContext } from '../../../lib/replica.ts';
 import { texts } from '../../../../domain/texts.ts';

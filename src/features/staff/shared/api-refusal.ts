@@ -1,4 +1,4 @@
-import { ApiError } from '../../../lib/api.ts';
+import { ApiError } from '../../../lib/api-errors.ts';
 import { failureText } from '../../../lib/use-online-action.ts';
 
 /** What a refused staff write means for the screen (docs/decisions/006-staff-workspace.md). */
