@@ -1,6 +1,6 @@
 import './lib/zod-config.ts';
 import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode, useEffect } from 'react';
+import { StrictMode, startTransition, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { loadFullSystem } from './app/app-system.ts';
 import { AppProvider } from './app/provider.tsx';
@@ -36,12 +36,17 @@ if (!leaveIfTabWasExited()) {
   // index.html stays until the screen replaces it, instead of giving way to an empty page in between.
   router.update({ ...router.options, context: { auth: getAuthState(), profile: signedInProfile } });
   await router.load();
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <AppProvider>
-        <App />
-        <UpdatePrompt />
-      </AppProvider>
-    </StrictMode>,
+  const root = createRoot(document.getElementById('root')!);
+  // As a transition, the first render yields to the browser every few milliseconds instead of holding the main
+  // thread for its whole length (a slow phone stays responsive; the splash or static card stays until it commits).
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <AppProvider>
+          <App />
+          <UpdatePrompt />
+        </AppProvider>
+      </StrictMode>,
+    ),
   );
 }

@@ -91,3 +91,33 @@ test('what is typed on the first paint is still there when the app takes over, w
   await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeEnabled();
   await context.close();
 });
+
+test('typing that goes on while the app takes over, on a slow phone, is all kept', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: PHONE });
+  const page = await context.newPage();
+  let release!: () => void;
+  const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/*.js', async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  await page.goto('/login', { waitUntil: 'commit' });
+  await page.locator('[data-first-paint] input[name="password"]').focus();
+  // A phone's CPU: the app's first render takes long enough for keys to land while it runs (main.tsx renders it
+  // as a transition, yielding to the browser).
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 20 });
+  release();
+  let typed = '';
+  const type = async () => {
+    const key = String.fromCharCode(97 + (typed.length % 26));
+    await page.keyboard.press(key);
+    typed += key;
+  };
+  while ((await page.locator('[data-first-paint]').count()) > 0 && typed.length < 2000) for (let i = 0; i < 5; i++) await type();
+  for (let i = 0; i < 5; i++) await type();
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await expect(page.locator('input[name="password"]')).toHaveValue(typed);
+  await expect(page.locator('input[name="password"]')).toBeFocused();
+  await context.close();
+});

@@ -1,9 +1,10 @@
 import { Button, Field, Heading, Input, Link, Stack, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
-import { type FormEvent, Suspense, lazy, useEffect, useState } from 'react';
+import { type FormEvent, Suspense, lazy, useLayoutEffect, useState } from 'react';
 import { externalLinks, texts } from '../../../domain/texts.ts';
 import { useOnlineAction } from '../../lib/use-online-action.ts';
 import { AuthCard } from './auth-card.tsx';
+import { followFirstPaintForm } from './first-paint-form.ts';
 import { PasswordInput } from './password-input.tsx';
 
 // The dialog and its machine (XState) load when first asked for, not with the sign-in screen; pointing at the
@@ -22,29 +23,20 @@ async function signIn(email: string, password: string) {
   return firebase.signIn(email, password);
 }
 
-/**
- * /login's static first paint (server/first-paint.ts) takes typing before this screen replaces it: what was typed
- * there, and which field had the cursor, carry over. Read during the first render, while the static form is still
- * on the page.
- */
-function firstPaintInput(name: string): HTMLInputElement | null {
-  return document.querySelector<HTMLInputElement>(`[data-first-paint] input[name="${name}"]`);
-}
-
-function firstPaintFocus(): string | null {
-  const active = document.activeElement;
-  return active instanceof HTMLInputElement && active.closest('[data-first-paint]') ? active.name : null;
-}
-
 /** /login: outside the shell (its route sends a signed-in user to the dashboard). */
 export function LoginPage() {
   const navigate = useNavigate();
-  const [email, setEmail] = useState(() => firstPaintInput('email')?.value ?? '');
-  const [password, setPassword] = useState(() => firstPaintInput('password')?.value ?? '');
-  const [focusName] = useState(firstPaintFocus);
-  useEffect(() => {
-    if (focusName) document.querySelector<HTMLInputElement>(`form input[name="${focusName}"]`)?.focus();
-  }, [focusName]);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  // What was typed on the static first paint, and where the cursor was, carry over as this screen commits.
+  const [firstPaint] = useState(followFirstPaintForm);
+  useLayoutEffect(() => {
+    if (!firstPaint) return;
+    const typed = firstPaint.take();
+    setEmail(typed.email);
+    setPassword(typed.password);
+    if (typed.focused) document.querySelector<HTMLInputElement>(`form input[name="${typed.focused}"]`)?.focus();
+  }, [firstPaint]);
   const [error, setError] = useState<string | null>(null);
   const [resetOpen, setResetOpen] = useState(false);
   // Mounted from the first opening on, so closing it still animates.
