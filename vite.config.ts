@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -11,12 +11,33 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 /** Chakra's theme files one by one (src/app/theme.ts): its package exports only the theme's index. */
 export const chakraThemeAlias = { find: /^@chakra-theme\//, replacement: fileURLToPath(new URL('./node_modules/@chakra-ui/react/dist/esm/theme/', import.meta.url)) };
 
+/**
+ * The build's stylesheet (only the font faces: Chakra styles at run time) goes into index.html as a <style>: as a
+ * <link> it held the first paint until it arrived, a round trip on a slow connection (issue 14).
+ */
+function inlineStylesheets(): Plugin {
+  return {
+    name: 'portal:inline-stylesheets',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file: string) => {
+          const asset = ctx.bundle?.[file];
+          return asset?.type === 'asset' ? `<style>${String(asset.source)}</style>` : tag;
+        });
+      },
+    },
+  };
+}
+
 export default defineConfig({
   // Shown in the footer, so support (and the update test) can tell which build a device runs.
   define: { __APP_VERSION__: JSON.stringify(process.env.APP_VERSION ?? pkg.version) },
   plugins: [
     tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes', generatedRouteTree: 'src/route-tree.gen.ts' }),
     react(),
+    inlineStylesheets(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
