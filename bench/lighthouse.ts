@@ -36,6 +36,8 @@ export interface LighthouseScores {
   failing: string[];
   /** The PWA-relevant audits Lighthouse still runs (it dropped its PWA category in 12): pass or why not. */
   pwa: Record<string, string>;
+  /** The performance score of every run, in run order; the figures above are the median run's. */
+  runs: number[];
 }
 
 export interface LighthouseBenchOptions {
@@ -45,6 +47,8 @@ export interface LighthouseBenchOptions {
   pwaChecks: boolean;
   port: number;
   authPort: number;
+  /** Audits of each path; the median run by performance score is kept (Lighthouse's advice: one run varies a lot). */
+  runs: number;
 }
 
 export const LIGHTHOUSE_BENCH_DEFAULTS: LighthouseBenchOptions = {
@@ -53,6 +57,7 @@ export const LIGHTHOUSE_BENCH_DEFAULTS: LighthouseBenchOptions = {
   pwaChecks: true,
   port: Number(process.env.BENCH_PORT ?? 8491),
   authPort: Number(process.env.BENCH_AUTH_PORT ?? 9491),
+  runs: Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3),
 };
 
 const CHROMIUM = await resolveChromium();
@@ -67,13 +72,13 @@ export async function benchLighthouse(opts: Partial<LighthouseBenchOptions> = {}
     for (const path of o.signedOutPaths) {
       const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM.executablePath, chromeFlags: FLAGS, envVars: CHROMIUM.env ?? process.env });
       try {
-        scores.push(await audit(chrome.port, `${stack.baseUrl}${path}`, path, false));
+        scores.push(await auditMedian(o.runs, () => audit(chrome.port, `${stack.baseUrl}${path}`, path, false)));
       } finally {
         chrome.kill();
       }
       if (o.pwaChecks) await printBrowserPwaChecks(`${stack.baseUrl}${path}`);
     }
-    if (o.signedInPaths.length) await auditSignedIn(stack.baseUrl, o.signedInPaths, scores, skipped);
+    if (o.signedInPaths.length) await auditSignedIn(stack.baseUrl, o.signedInPaths, o.runs, scores, skipped);
   } finally {
     await stack.stop();
   }
@@ -81,7 +86,7 @@ export async function benchLighthouse(opts: Partial<LighthouseBenchOptions> = {}
 }
 
 /** One Chromium profile: sign in through the login page, then audit each path with the profile's storage kept. */
-async function auditSignedIn(baseUrl: string, paths: string[], scores: LighthouseScores[], skipped: { path: string; reason: string }[]) {
+async function auditSignedIn(baseUrl: string, paths: string[], runs: number, scores: LighthouseScores[], skipped: { path: string; reason: string }[]) {
   const profile = mkdtempSync(join(tmpdir(), 'bench-lighthouse-profile-'));
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM.executablePath, chromeFlags: FLAGS, envVars: CHROMIUM.env ?? process.env, userDataDir: profile });
   try {
@@ -109,12 +114,20 @@ async function auditSignedIn(baseUrl: string, paths: string[], scores: Lighthous
     }
     for (const path of paths) {
       if (skipped.some((s) => s.path === path)) continue;
-      scores.push(await audit(chrome.port, `${baseUrl}${path}`, path, true));
+      scores.push(await auditMedian(runs, () => audit(chrome.port, `${baseUrl}${path}`, path, true)));
     }
   } finally {
     chrome.kill();
     rmSync(profile, { recursive: true, force: true });
   }
+}
+
+/** Runs an audit `runs` times and keeps the median run by performance score, with every run's score beside it. */
+async function auditMedian(runs: number, run: () => Promise<LighthouseScores>): Promise<LighthouseScores> {
+  const results: LighthouseScores[] = [];
+  for (let i = 0; i < Math.max(1, runs); i++) results.push(await run());
+  const median = [...results].sort((a, b) => a.performance - b.performance)[Math.floor((results.length - 1) / 2)];
+  return { ...median, runs: results.map((r) => r.performance) };
 }
 
 async function audit(port: number, url: string, path: string, signedIn: boolean): Promise<LighthouseScores> {
@@ -131,7 +144,7 @@ async function audit(port: number, url: string, path: string, signedIn: boolean)
   if (!result) throw new Error('Lighthouse returned no result');
   // BENCH_LIGHTHOUSE_JSON=<dir> keeps each whole report (open it in the Lighthouse viewer) to see where the time goes.
   const keep = process.env.BENCH_LIGHTHOUSE_JSON;
-  if (keep) writeFileSync(join(keep, `${path.replace(/\W+/g, '-') || 'root'}${signedIn ? '-signed-in' : ''}.json`), JSON.stringify(result.lhr));
+  if (keep) writeFileSync(join(keep, `${path.replace(/\W+/g, '-') || 'root'}${signedIn ? '-signed-in' : ''}-${Date.now()}.json`), JSON.stringify(result.lhr));
   const { categories, audits, finalDisplayedUrl } = result.lhr;
   if (signedIn && new URL(finalDisplayedUrl).pathname === '/login') throw new Error(`${path}: Lighthouse was sent to /login, the session did not hold`);
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
@@ -150,7 +163,7 @@ async function audit(port: number, url: string, path: string, signedIn: boolean)
     const a = audits[id];
     pwa[id] = a ? (a.score === 1 ? 'pass' : `fail (${a.displayValue ?? a.title})`) : 'not audited by this Lighthouse version';
   }
-  return { pwa, path, signedIn, performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'), metrics, failing: [...new Set(failing)] };
+  return { pwa, runs: [], path, signedIn, performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'), metrics, failing: [...new Set(failing)] };
 }
 
 /** What an accessibility or best-practices audit found, briefly: the elements, sources or issue types (at most three). */
@@ -166,7 +179,7 @@ function itemsOf(details: unknown): string {
 
 export function printScores(s: LighthouseScores) {
   console.log(`Lighthouse on ${s.path}${s.signedIn ? ' (signed in as the demo client)' : ''} (mobile, simulated throttling)`);
-  console.log(`  performance ${s.performance} / accessibility ${s.accessibility} / best-practices ${s.bestPractices}`);
+  console.log(`  performance ${s.performance} / accessibility ${s.accessibility} / best-practices ${s.bestPractices} (median of ${s.runs.length} runs; performance ${s.runs.join(', ')})`);
   for (const [id, v] of Object.entries(s.metrics)) console.log(`  ${id}: ${v}`);
   if (s.failing.length) console.log(`  not passing: ${s.failing.join(', ')}`);
   if (!s.signedIn) {

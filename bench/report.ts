@@ -62,7 +62,7 @@ function lighthouseLine(s: LighthouseScores): Line {
   const got = [s.performance, s.accessibility, s.bestPractices];
   return {
     figure: `Lighthouse mobile ${s.path}${s.signedIn ? ' (signed in)' : ''}: perf / a11y / best practices`,
-    value: `${got.join(' / ')} (TBT ${s.metrics['total-blocking-time'] ?? '?'}, LCP ${s.metrics['largest-contentful-paint'] ?? '?'})`,
+    value: `${got.join(' / ')} (TBT ${s.metrics['total-blocking-time'] ?? '?'}, LCP ${s.metrics['largest-contentful-paint'] ?? '?'}; perf runs ${s.runs.join(', ')})`,
     goal: `≥ ${goal.join(' / ')}`,
     met: got.every((v, i) => v >= goal[i]),
     load: load(),
