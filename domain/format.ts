@@ -14,11 +14,15 @@ export function formatDateTime(value: string | number | Date | null | undefined)
   return date ? `${date} ${dayjs(value).format('HH:mm')}` : '';
 }
 
+// One formatter for every amount: toLocaleString with options builds a new one per call, which showed in the
+// profile of a dashboard's first render (issue 14).
+const twoDecimals = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 /** Dollars with two decimals; a total not set yet reads "Awaiting definition". */
 export function formatMoney(value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return texts.awaitingDefinition;
   const sign = value < 0 ? '-' : '';
-  return `${sign}$${Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return `${sign}$${twoDecimals.format(Math.abs(value))}`;
 }
 
 /** "crypto" -> "Crypto": select options are shown capitalised. */
