@@ -1,4 +1,4 @@
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from './use-live-query.ts';
 import { BUSINESS_SETTINGS_ID, type BusinessSettings } from '../../domain/business-settings.ts';
 import { useReplica } from './replica.ts';
 

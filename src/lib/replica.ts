@@ -1,4 +1,4 @@
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from './use-live-query.ts';
 import { createContext, useContext } from 'react';
 import type { Profile } from '../../domain/schemas.ts';
 import type { PortalDb } from './db.ts';

@@ -1,5 +1,5 @@
 import { Badge, Box, Button, CloseButton, Drawer, HStack, IconButton, Portal, Stack, Text } from '@chakra-ui/react';
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from '../../lib/use-live-query.ts';
 import { CloudOff, Download, Inbox } from 'lucide-react';
 import { useState } from 'react';
 import { promptInstall, useOnline, usePwa } from '../../lib/pwa.ts';

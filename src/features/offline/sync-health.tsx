@@ -1,6 +1,6 @@
 import { Box, Button, Popover, Portal, Stack, Text } from '@chakra-ui/react';
 import dayjs from 'dayjs';
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from '../../lib/use-live-query.ts';
 import { CloudAlert } from 'lucide-react';
 import type { PortalDb } from '../../lib/db.ts';
 import { type SyncHealth, readSyncHealth } from '../../lib/sync/health.ts';

@@ -1,5 +1,5 @@
 import { Box, HStack, Link, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from '../../../lib/use-live-query.ts';
 import { ExternalLink } from 'lucide-react';
 import { formatDate } from '../../../../domain/format.ts';
 import { texts } from '../../../../domain/texts.ts';

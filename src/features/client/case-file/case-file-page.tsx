@@ -1,6 +1,6 @@
 import { Button, Card, Heading, List, Stack, Text } from '@chakra-ui/react';
 import { FileDown } from 'lucide-react';
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from '../../../lib/use-live-query.ts';
 import { type ReactNode, useEffect, useState } from 'react';
 import { formatDateTime } from '../../../../domain/format.ts';
 import { iconSize } from '../../../components/theme-tokens.ts';

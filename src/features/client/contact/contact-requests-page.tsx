@@ -1,4 +1,4 @@
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from '../../../lib/use-live-query.ts';
 import { SearchX } from 'lucide-react';
 import { texts } from '../../../../domain/texts.ts';
 import { ListCard } from '../../../components/list-card.tsx';

@@ -1,4 +1,4 @@
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from '../../../lib/use-live-query.ts';
 import type { LocalContactReply } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';
 

@@ -1,4 +1,4 @@
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from '../../../lib/use-live-query.ts';
 import type { StatusCounts } from '../../../../domain/schemas.ts';
 import type { LocalRequest } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Box, Button, HStack, Text } from '@chakra-ui/react';
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from '../../../lib/use-live-query.ts';
 import { FolderOpen, Upload } from 'lucide-react';
 import type { UserFile } from '../../../../domain/schemas.ts';
 import { formatDate } from '../../../../domain/format.ts';

@@ -1,4 +1,4 @@
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from '../../../lib/use-live-query.ts';
 import { useEffect, useState } from 'react';
 import { countUnread, isUnread } from '../../../../domain/notification-reads.ts';
 import type { NotificationItem } from '../../../../domain/schemas.ts';

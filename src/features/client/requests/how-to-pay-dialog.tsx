@@ -1,5 +1,5 @@
 import { Alert, Box, Button, DataList, Heading, Stack, Text } from '@chakra-ui/react';
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from '../../../lib/use-live-query.ts';
 import { FileDown } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { BusinessSettings } from '../../../../domain/business-settings.ts';

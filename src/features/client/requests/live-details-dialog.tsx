@@ -1,5 +1,5 @@
 import { Box, Heading, Skeleton, Stack, Text } from '@chakra-ui/react';
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from '../../../lib/use-live-query.ts';
 import { useEffect, useState } from 'react';
 import { formatDate } from '../../../../domain/format.ts';
 import { texts } from '../../../../domain/texts.ts';

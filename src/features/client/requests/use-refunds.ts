@@ -1,5 +1,5 @@
 import { texts } from '../../../../domain/texts.ts';
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from '../../../lib/use-live-query.ts';
 import type { LocalRefund } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';
 

@@ -1,4 +1,4 @@
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from '../../../lib/use-live-query.ts';
 import { useState } from 'react';
 import { QueuePage, type QueueItem, type QueueTab } from '../../../../domain/staff.ts';
 import { apiGet } from '../../../lib/api.ts';

@@ -1,4 +1,4 @@
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from '../../../lib/use-live-query.ts';
 import { useReplica } from '../../../lib/replica.ts';
 import { type QueuedStaffWrite, readStaffCommand } from '../../../lib/staff-commands.ts';
 

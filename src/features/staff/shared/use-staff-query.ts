@@ -1,4 +1,4 @@
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery } from '../../../lib/use-live-query.ts';
 import { useCallback, useEffect, useState } from 'react';
 import type { z } from 'zod';
 import type { ClientFile, QueuePage, RequestFile } from '../../../../domain/staff.ts';
