@@ -3,11 +3,11 @@ import { createStore } from '../lib/create-store.ts';
 import { shellSystem } from './theme.ts';
 
 /** The Chakra system the app draws with: the shell's few recipes at first, every recipe once loaded (theme.ts). */
-const store = createStore<{ system: SystemContext }>({ system: shellSystem });
+const store = createStore<{ system: SystemContext | null }>({ system: null });
 let loading: Promise<void> | null = null;
 
 export function useAppSystem(): SystemContext {
-  return store.useSelect((s) => s.system);
+  return store.useSelect((s) => s.system ?? shellSystem());
 }
 
 /**

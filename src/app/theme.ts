@@ -268,5 +268,13 @@ export function portalSystem(recipes: RecipeMap, slotRecipes: SlotRecipeMap, ove
   return createSystem(defaultBaseConfig, foundation(recipes, slotRecipes), config, overrides);
 }
 
-/** The system the first screen draws with, until the full one has loaded. */
-export const shellSystem = portalSystem(shellRecipes, shellSlotRecipes);
+let shell: ReturnType<typeof portalSystem> | undefined;
+
+/**
+ * The system the first screen draws with, until the full one has loaded; built on first use, since building a
+ * system costs tens of milliseconds and a signed-in start draws with the full one from its first render.
+ */
+export function shellSystem() {
+  shell ??= portalSystem(shellRecipes, shellSlotRecipes);
+  return shell;
+}

@@ -3,7 +3,9 @@ import { ChakraProvider } from '@chakra-ui/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getUiState, removeMessage, showMessage } from '../../lib/ui-state.ts';
 import { messageBarSpaceVar } from '../../components/theme-tokens.ts';
-import { shellSystem as system } from '../theme.ts';
+import { shellSystem } from '../theme.ts';
+
+const system = shellSystem();
 import { MessageBar, messageExitMs } from './message-bar.tsx';
 
 function renderBar() {
