@@ -54,8 +54,12 @@ export function signOut(): Promise<void> {
   return firebaseSignOut(getAuthInstance());
 }
 
-/** A valid ID token for the current user (refreshed by the SDK when near expiry), or null if signed out. */
+/**
+ * A valid ID token for the current user (refreshed by the SDK when near expiry), or null if signed out. Waits for
+ * Firebase's first answer: the screens may draw before it (session.ts), a request never goes without it.
+ */
 export async function getIdToken(forceRefresh = false): Promise<string | null> {
+  await getAuthInstance().authStateReady();
   const user = getAuthInstance().currentUser;
   return user ? user.getIdToken(forceRefresh) : null;
 }
@@ -79,6 +83,7 @@ export function confirmReset(code: string, newPassword: string): Promise<void> {
 
 /** Re-verifies the current password, then sets the new one (Settings → Security). */
 export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
+  await getAuthInstance().authStateReady();
   const user = getAuthInstance().currentUser;
   if (!user || !user.email) throw new Error('You are not signed in.');
   await reauthenticateWithCredential(user, EmailAuthProvider.credential(user.email, currentPassword));

@@ -37,7 +37,27 @@ describe('startSession', () => {
     expect(session.getAuthState().isAuthenticated).toBe(false);
   });
 
-  it('waits for Firebase where someone was signed in, then has the user', async () => {
+  it('draws at once as the user the hint names, before Firebase answers', async () => {
+    localStorage.setItem(hintKey, 'u-ada');
+    const session = await freshSession();
+    expect(await settled(session.startSession())).toBe(true);
+    expect(session.getAuthState()).toMatchObject({ status: 'signedIn', userId: 'u-ada', isAuthenticated: true });
+    await vi.waitFor(() => expect(firebase.answer).not.toBeNull());
+    firebase.answer!(ada);
+    expect(session.getAuthState()).toMatchObject({ userId: 'u-ada', currentUser: ada });
+  });
+
+  it('signs out, and forgets the hint, when Firebase ends the session the hint named', async () => {
+    localStorage.setItem(hintKey, 'u-ada');
+    const session = await freshSession();
+    await session.startSession();
+    await vi.waitFor(() => expect(firebase.answer).not.toBeNull());
+    firebase.answer!(null);
+    expect(session.getAuthState()).toMatchObject({ status: 'signedOut', userId: null, isAuthenticated: false });
+    expect(localStorage.getItem(hintKey)).toBeNull();
+  });
+
+  it('waits for Firebase where the hint says someone was signed in but not who (an older version wrote it)', async () => {
     localStorage.setItem(hintKey, '1');
     const session = await freshSession();
     const start = session.startSession();
@@ -52,7 +72,7 @@ describe('startSession', () => {
     await session.startSession();
     await vi.waitFor(() => expect(firebase.answer).not.toBeNull());
     firebase.answer!(ada);
-    expect(localStorage.getItem(hintKey)).not.toBeNull();
+    expect(localStorage.getItem(hintKey)).toBe('u-ada');
     firebase.answer!(null);
     expect(localStorage.getItem(hintKey)).toBeNull();
     expect(session.getAuthState().status).toBe('signedOut');

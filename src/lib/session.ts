@@ -21,23 +21,35 @@ function toAuthState(user: SessionUser | null): AuthState {
 }
 
 /**
- * A note on this device that someone was signed in at the last answer from Firebase. Only a hint: it decides
- * whether the first screen waits for Firebase, never who is signed in.
+ * A note on this device of who was signed in at the last answer from Firebase (their uid). Only a hint: it lets
+ * the first screen draw from the replica before Firebase answers, and Firebase's answer always wins. A hint of
+ * '1' (written by earlier versions) says someone was signed in, not who.
  */
 const sessionHintKey = 'portal:maybe-signed-in';
 
-/** Whether someone was signed in on this device at Firebase's last answer (a hint only, see above). */
-export function maybeSignedIn(): boolean {
+/** The hint as stored: null when nobody was signed in, '' when storage is refused (anyone might be). */
+function readHint(): string | null {
   try {
-    return localStorage.getItem(sessionHintKey) !== null;
+    return localStorage.getItem(sessionHintKey);
   } catch {
-    return true; // storage refused: wait for Firebase, as if someone might be signed in
+    return '';
   }
 }
 
-function writeHint(signedIn: boolean) {
+/** Whether someone was signed in on this device at Firebase's last answer (a hint only, see above). */
+export function maybeSignedIn(): boolean {
+  return readHint() !== null;
+}
+
+/** The uid the hint names, if it names one. */
+function hintedUid(): string | null {
+  const hint = readHint();
+  return hint && hint !== '1' ? hint : null;
+}
+
+function writeHint(user: SessionUser | null) {
   try {
-    if (signedIn) localStorage.setItem(sessionHintKey, '1');
+    if (user) localStorage.setItem(sessionHintKey, user.uid);
     else localStorage.removeItem(sessionHintKey);
   } catch {
     // storage refused: every start then waits for Firebase
@@ -46,22 +58,27 @@ function writeHint(signedIn: boolean) {
 
 /**
  * Starts Firebase Auth (its SDK loads here, not with the first screen) and resolves once the first screen can be
- * drawn: when Firebase has said who is signed in (restored from IndexedDB, so offline too), or at once on a device
- * where nobody was signed in last time, so the sign-in screen does not wait for the SDK. Should Firebase then
- * report a user after all, the routes move on from the sign-in screen (main.tsx re-runs them on every change).
+ * drawn. Where the hint names who was signed in last time, at once, as that user: Firebase checks a restored
+ * session with Google before it answers, a round trip that on a poor connection can last until the SDK gives up,
+ * and the signed-in screens draw from the replica meanwhile (every request still waits for Firebase's token, see
+ * firebase.ts). Where nobody was signed in, at once, signed out, so the sign-in screen does not wait for the SDK.
+ * Otherwise (an old hint, storage refused) when Firebase has answered. Whatever Firebase then answers replaces the
+ * state, and the routes follow (main.tsx re-runs them on every change): a session Firebase ended goes to /login.
  */
 export function startSession(): Promise<void> {
   if (!started) {
     started = true;
     void import('./firebase.ts').then(({ onSessionChange }) =>
       onSessionChange((user) => {
-        writeHint(user !== null);
+        writeHint(user);
         store.set(toAuthState(user));
         resolveReady();
       }),
     );
   }
-  return maybeSignedIn() ? ready : Promise.resolve();
+  const uid = hintedUid();
+  if (uid && store.get().status === 'unknown') store.set(toAuthState({ uid, email: null, displayName: null }));
+  return maybeSignedIn() && !uid ? ready : Promise.resolve();
 }
 
 export function getAuthState(): AuthState {
