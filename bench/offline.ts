@@ -45,7 +45,7 @@ export interface OfflineFigures {
   emptyPullHeaderBytes: number;
   emptyPullStatus: number;
   /** Absent when the replay was not asked for. */
-  replay?: { commands: number; replayMs: number; directMs: number; ratio: number; serverRows: number; distinctRows: number; phases: ReplayPhases };
+  replay?: { commands: number; replayMs: number; directMs: number; ratio: number; serverRows: number; distinctRows: number; phases: ReplayPhases; directPhases: DirectPhases };
 }
 
 /**
@@ -60,6 +60,14 @@ export interface ReplayPhases {
   tokenMs: number;
   wireMs: number;
   applyMs: number;
+  pulls: number;
+  pullMs: number;
+  longTasks: number;
+  longTaskMs: number;
+}
+
+/** What ran beside the direct send: the pulls the server's pokes caused, and the main thread's long tasks. */
+export interface DirectPhases {
   pulls: number;
   pullMs: number;
   longTasks: number;
@@ -160,6 +168,10 @@ export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Pro
     }, pageStart);
 
     // Direct: the same number of POSTs from the same page, one after the other, online.
+    const directStart = await page.evaluate(() => {
+      (window as unknown as { benchLongTasks: number[] }).benchLongTasks.length = 0;
+      return performance.now();
+    });
     const direct = await page.evaluate(
       async ([n, bearer]) => {
         const started = performance.now();
@@ -175,9 +187,15 @@ export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Pro
       },
       [COMMANDS, token] as const,
     );
+    // What ran beside the direct send: the pulls its pokes caused, and the main thread's long tasks.
+    const directPhases = await page.evaluate((since): DirectPhases => {
+      const pulls = performance.getEntriesByName('portal:pull').filter((e) => e.startTime >= since);
+      const longTasks = (window as unknown as { benchLongTasks: number[] }).benchLongTasks;
+      return { pulls: pulls.length, pullMs: pulls.reduce((t, e) => t + e.duration, 0), longTasks: longTasks.length, longTaskMs: longTasks.reduce((t, d) => t + d, 0) };
+    }, directStart);
     const counts = await fetch(`${stack.baseUrl}/api/__test/counts?prefix=replay-`).then((r) => r.json() as Promise<{ data: { contact: { total: number; distinct: number } } }>);
 
-    figures.replay = { commands: COMMANDS, replayMs: replay, directMs: direct, ratio: replay / direct, serverRows: counts.data.contact.total, distinctRows: counts.data.contact.distinct, phases: replayPhases };
+    figures.replay = { commands: COMMANDS, replayMs: replay, directMs: direct, ratio: replay / direct, serverRows: counts.data.contact.total, distinctRows: counts.data.contact.distinct, phases: replayPhases, directPhases };
     return figures;
   } finally {
     await browser.close();
@@ -201,5 +219,7 @@ if (import.meta.main) {
     console.log(
       `replay_phases sends=${ph.sends} queue_ms=${ms(ph.queueMs)} token_ms=${ms(ph.tokenMs)} wire_ms=${ms(ph.wireMs)} apply_ms=${ms(ph.applyMs)} pulls=${ph.pulls} pull_ms=${ms(ph.pullMs)} long_tasks=${ph.longTasks} long_task_ms=${ms(ph.longTaskMs)}`,
     );
+    const dp = r.directPhases;
+    console.log(`direct_phases pulls=${dp.pulls} pull_ms=${ms(dp.pullMs)} long_tasks=${dp.longTasks} long_task_ms=${ms(dp.longTaskMs)}`);
   }
 }

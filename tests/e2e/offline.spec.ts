@@ -211,3 +211,23 @@ test('a signed-in start draws from the device while Firebase cannot get an answe
   expect(held, 'Firebase asked about the session during the start').toBeGreaterThan(0);
   await context.unrouteAll({ behavior: 'ignoreErrors' });
 });
+
+// docs/decisions/018, "Direct send, second pass": the worker's static routes send the API to the network without
+// waking it (every write of the page was dispatched to it before); the final-file downloads still go through it.
+test('API requests bypass the service worker, downloads still go through it', async ({ page, context }) => {
+  await signIn(page, DEMO.client.email, DEMO.client.password);
+  await waitForServiceWorker(page);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  type Received = { response: { url: string; fromServiceWorker?: boolean; serviceWorkerRouterInfo?: { matchedSourceType?: string } } };
+  const seen = new Map<string, Received['response']>();
+  cdp.on('Network.responseReceived', (e: Received) => seen.set(new URL(e.response.url).pathname, e.response));
+  await page.evaluate(async () => {
+    await fetch('/api/health');
+    await fetch('/api/download/not-a-link');
+  });
+  await expect.poll(() => seen.size).toBeGreaterThanOrEqual(2);
+  expect(seen.get('/api/health')?.serviceWorkerRouterInfo?.matchedSourceType).toBe('network');
+  expect(seen.get('/api/health')?.fromServiceWorker).toBe(false);
+  expect(seen.get('/api/download/not-a-link')?.fromServiceWorker).toBe(true);
+});
