@@ -27,6 +27,17 @@ function expectClose(frame: Awaited<ReturnType<typeof layout>>, app: Awaited<Ret
   }
 }
 
+/** Holds the app's scripts back until the returned function is called. */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 test('with JavaScript off, /login shows the sign-in form and says it needs JavaScript', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false, viewport: DESKTOP });
   const page = await context.newPage();
@@ -71,12 +82,7 @@ test('what is typed on the first paint is still there when the app takes over, w
   const context = await browser.newContext({ viewport: DESKTOP });
   const page = await context.newPage();
   // A slow connection: the scripts arrive a while after the page.
-  let release!: () => void;
-  const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/*.js', async (route) => {
-    await scriptsHeld;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   // Not 'domcontentloaded': that waits for the module scripts, which are held back.
   await page.goto('/login', { waitUntil: 'commit' });
   await expect(page.locator('[data-first-paint]')).toBeVisible();
@@ -95,12 +101,7 @@ test('what is typed on the first paint is still there when the app takes over, w
 test('typing that goes on while the app takes over, on a slow phone, is all kept', async ({ browser }) => {
   const context = await browser.newContext({ viewport: PHONE });
   const page = await context.newPage();
-  let release!: () => void;
-  const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/*.js', async (route) => {
-    await scriptsHeld;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.goto('/login', { waitUntil: 'commit' });
   await page.locator('[data-first-paint] input[name="password"]').focus();
   // A phone's CPU: the app's first render takes long enough for keys to land while it runs (main.tsx renders it
