@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type SyncPage, emptySyncPage as empty } from '../../../domain/sync.ts';
 import { PortalDb } from '../db.ts';
-import { MAX_REJECTED_ROWS, pull, rereadFromStart } from './pull.ts';
+import { FIRST_PAGE_SIZE, MAX_REJECTED_ROWS, PULL_PAGE_SIZE, pull, rereadFromStart } from './pull.ts';
 
 // The real fetchSyncPage runs in the wire-level test below; the token is not what it is about.
 vi.mock('../firebase.ts', () => ({ getIdToken: async () => 'token' }));
@@ -96,11 +96,30 @@ describe('pull', () => {
     expect((await db.meta.get('syncCursor'))?.value).toBe('9');
   });
 
+  it('asks a small first page, then full ones, and a small one again when it starts over', async () => {
+    const asked: string[] = [];
+    const pages: Record<string, SyncPage> = { '0': empty('5', true), '5': empty('7', true), '7': empty('9') };
+    await pull(db, async (cursor, limit) => {
+      asked.push(`${cursor}/${limit}`);
+      return pages[cursor];
+    });
+    expect(FIRST_PAGE_SIZE).toBeLessThan(PULL_PAGE_SIZE);
+    expect(asked).toEqual([`0/${FIRST_PAGE_SIZE}`, `5/${PULL_PAGE_SIZE}`, `7/${PULL_PAGE_SIZE}`]);
+    // Every pull is a new catch-up: it starts small again.
+    await pull(db, async (cursor, limit) => {
+      asked.push(`${cursor}/${limit}`);
+      return empty('9');
+    });
+    expect(asked.at(-1)).toBe(`9/${FIRST_PAGE_SIZE}`);
+  });
+
   it('drops a page asked for before the stored cursor moved (a Retry started over) and goes on from the stored cursor', async () => {
     const asked: string[] = [];
     const page1 = { ...empty('5', true), notifications: [{ id: 'n1', message: 'hi', createdAt: '2026-01-01T00:00:00Z', userId: null }] };
-    const fetchPage = async (cursor: string) => {
+    const limits: number[] = [];
+    const fetchPage = async (cursor: string, limit: number) => {
       asked.push(cursor);
+      limits.push(limit);
       if (cursor === '0') return page1;
       // The first time, the Retry resets the cursor while this page is on its way (once the page before is in).
       if (asked.filter((c) => c === '5').length === 1) {
@@ -112,6 +131,8 @@ describe('pull', () => {
     };
     expect(await pull(db, fetchPage)).toBe(3);
     expect(asked).toEqual(['0', '5', '0', '5']);
+    // Starting over from the stored cursor is a new first page: small again.
+    expect(limits).toEqual([FIRST_PAGE_SIZE, PULL_PAGE_SIZE, FIRST_PAGE_SIZE, PULL_PAGE_SIZE]);
     expect((await db.contactRequests.toArray()).map((c) => c.id)).toEqual(['c1']);
     expect((await db.meta.get('syncCursor'))?.value).toBe('9');
   });
@@ -292,7 +313,7 @@ describe('row-tolerant pull', () => {
     expect((await db.meta.get('rejectedRows'))?.value).toEqual([{ table: 'requests', id: 'r3', reason: expect.stringContaining('paid'), at: expect.any(Number) }]);
     // The next pull starts after the page, bad row and all: nothing wedges.
     await pull(db);
-    expect(asked).toEqual(['/api/sync?cursor=0&limit=5000', '/api/sync?cursor=42&limit=5000']);
+    expect(asked).toEqual([`/api/sync?cursor=0&limit=${FIRST_PAGE_SIZE}`, `/api/sync?cursor=42&limit=${FIRST_PAGE_SIZE}`]);
   });
 
   it('keeps only the latest rows set aside', async () => {

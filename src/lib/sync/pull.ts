@@ -15,8 +15,8 @@ export const MAX_REJECTED_ROWS = 100;
 /** A stored cursor; none yet (or an unreadable one) starts from the beginning. */
 export const Cursor = z.string().catch('0');
 
-/** One page of GET /api/sync as it came: its rows are read one by one by `pull`. */
-export type FetchSyncPage = (cursor: string) => Promise<unknown>;
+/** One page of GET /api/sync as it came (at most `limit` rows): its rows are read by `pull`. */
+export type FetchSyncPage = (cursor: string, limit: number) => Promise<unknown>;
 
 /**
  * Pulls every change since the stored cursor, page by page, and applies each page in one Dexie
@@ -31,16 +31,17 @@ export type FetchSyncPage = (cursor: string) => Promise<unknown>;
  */
 export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPage): Promise<number> {
   let applied = 0;
-  let next = askFrom(await storedCursor(db), fetchPage);
+  let next = askFrom(await storedCursor(db), FIRST_PAGE_SIZE, fetchPage);
   for (;;) {
     const waited = performance.now();
     const { from, page, rejected } = await next;
     const applying = measure('portal:pull:wait', waited);
-    const after = page.hasMore ? askFrom(page.cursor, fetchPage) : null;
+    const after = page.hasMore ? askFrom(page.cursor, PULL_PAGE_SIZE, fetchPage) : null;
     const done = await applyPage(db, page, rejected, from);
     measure('portal:pull:apply', applying);
     if (done) applied += pageSize(page);
-    if (!done) next = askFrom(await storedCursor(db), fetchPage);
+    // Started over from the stored cursor: small again, it is a new first page.
+    if (!done) next = askFrom(await storedCursor(db), FIRST_PAGE_SIZE, fetchPage);
     else if (after) next = after;
     else return applied;
   }
@@ -59,10 +60,10 @@ async function storedCursor(db: PortalDb): Promise<string> {
  * Fetches and reads the page after `from`, started before the previous page is written. A pull that stops
  * first (a page failed, the replica closed) never reads it: its failure is then nobody's to report.
  */
-function askFrom(from: string, fetchPage: FetchSyncPage): Promise<FetchedPage> {
+function askFrom(from: string, limit: number, fetchPage: FetchSyncPage): Promise<FetchedPage> {
   const asked = (async () => {
     const fetched = performance.now();
-    const raw = await fetchPage(from);
+    const raw = await fetchPage(from, limit);
     const read = measure('portal:pull:fetch', fetched);
     const result = readPage(raw);
     measure('portal:pull:read', read);
@@ -83,13 +84,21 @@ function measure(name: string, start: number): number {
 }
 
 /**
- * Rows asked per page: the server's largest (SyncQuery). A catch-up of 10,000 requests is then 2–3 round trips
- * and as many Dexie transactions and screen refreshes instead of 5–6 (docs/decisions/017).
+ * Rows asked per page after the first: the server's largest (SyncQuery). A catch-up of 10,000 requests is then
+ * 3 round trips and as many Dexie transactions and screen refreshes instead of 5–6 (docs/decisions/017).
  */
 export const PULL_PAGE_SIZE = 5000;
 
-export function fetchSyncPage(cursor: string): Promise<unknown> {
-  return apiGet(`/sync?cursor=${encodeURIComponent(cursor)}&limit=${PULL_PAGE_SIZE}`, z.unknown());
+/**
+ * Rows asked by a pull's first page. Nothing overlaps the first fetch (the next page is asked for while one is
+ * written), so a catch-up costs that fetch plus the writes: a small first page comes back in a fifth of the time
+ * of a full one and its write overlaps the second page's fetch (docs/decisions/017, third pass). A pull of a few
+ * changes, the usual one, fits in it anyway.
+ */
+export const FIRST_PAGE_SIZE = 1000;
+
+export function fetchSyncPage(cursor: string, limit: number): Promise<unknown> {
+  return apiGet(`/sync?cursor=${encodeURIComponent(cursor)}&limit=${limit}`, z.unknown());
 }
 
 /** The envelope must be right (without a cursor nothing can move); its rows are read one by one. */
