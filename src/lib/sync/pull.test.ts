@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type SyncPage, emptySyncPage as empty } from '../../../domain/sync.ts';
 import { PortalDb } from '../db.ts';
-import { FIRST_PAGE_SIZE, MAX_REJECTED_ROWS, PULL_PAGE_SIZE, pull, rereadFromStart } from './pull.ts';
+import { MAX_REJECTED_ROWS, PULL_PAGE_SIZES, pull, rereadFromStart } from './pull.ts';
+
+const [FIRST_PAGE_SIZE, SECOND_PAGE_SIZE, THIRD_PAGE_SIZE] = PULL_PAGE_SIZES;
 
 // The real fetchSyncPage runs in the wire-level test below; the token is not what it is about.
 vi.mock('../firebase.ts', () => ({ getIdToken: async () => 'token' }));
@@ -70,7 +72,7 @@ describe('pull', () => {
     expect(seen).toEqual(['0', '5', '9']);
   });
 
-  it('asks for the next page while the current one is written, and applies the pages in order', async () => {
+  it('asks for pages ahead of the writes, at most two not yet written, and applies them in order', async () => {
     const log: string[] = [];
     const transaction = db.transaction.bind(db) as (...args: unknown[]) => Promise<unknown>;
     vi.spyOn(db, 'transaction').mockImplementation(((...args: unknown[]) =>
@@ -78,33 +80,38 @@ describe('pull', () => {
         log.push('committed');
         return result;
       })) as typeof db.transaction);
+    const note = (message: string) => [{ id: 'n1', message, createdAt: '2026-01-01T00:00:00Z', userId: null }];
     const pages: Record<string, SyncPage> = {
-      '0': { ...empty('5', true), notifications: [{ id: 'n1', message: 'one', createdAt: '2026-01-01T00:00:00Z', userId: null }] },
-      '5': { ...empty('9', true), notifications: [{ id: 'n1', message: 'two', createdAt: '2026-01-01T00:00:00Z', userId: null }] },
-      '9': empty('9'),
+      '0': { ...empty('5', true), notifications: note('one') },
+      '5': { ...empty('9', true), notifications: note('two') },
+      '9': { ...empty('12', true), notifications: note('three') },
+      '12': empty('12'),
     };
     expect(
       await pull(db, async (cursor) => {
         log.push(`fetch ${cursor}`);
         return pages[cursor];
       }),
-    ).toBe(2);
-    // Each page is asked for before the one before it is committed; sequential would be fetch, commit, fetch…
-    expect(log).toEqual(['fetch 0', 'fetch 5', 'committed', 'fetch 9', 'committed', 'committed']);
+    ).toBe(3);
+    // Each page is asked for as soon as the one before is read, while the first is written; the fourth waits
+    // until the first is written (two ahead at most). One page ahead would be fetch, fetch, commit, fetch…
+    expect(log).toEqual(['fetch 0', 'fetch 5', 'fetch 9', 'committed', 'fetch 12', 'committed', 'committed', 'committed']);
     // The later page's version of a row wins, and the cursor is the last page's.
-    expect((await db.notifications.get('n1'))?.message).toBe('two');
-    expect((await db.meta.get('syncCursor'))?.value).toBe('9');
+    expect((await db.notifications.get('n1'))?.message).toBe('three');
+    expect((await db.meta.get('syncCursor'))?.value).toBe('12');
   });
 
-  it('asks a small first page, then full ones, and a small one again when it starts over', async () => {
+  it('asks a small first page, then larger ones up to the largest, and a small one again when it starts over', async () => {
     const asked: string[] = [];
-    const pages: Record<string, SyncPage> = { '0': empty('5', true), '5': empty('7', true), '7': empty('9') };
+    const pages: Record<string, SyncPage> = { '0': empty('5', true), '5': empty('7', true), '7': empty('8', true), '8': empty('9', true), '9': empty('9') };
     await pull(db, async (cursor, limit) => {
       asked.push(`${cursor}/${limit}`);
       return pages[cursor];
     });
-    expect(FIRST_PAGE_SIZE).toBeLessThan(PULL_PAGE_SIZE);
-    expect(asked).toEqual([`0/${FIRST_PAGE_SIZE}`, `5/${PULL_PAGE_SIZE}`, `7/${PULL_PAGE_SIZE}`]);
+    expect(FIRST_PAGE_SIZE).toBeLessThan(SECOND_PAGE_SIZE);
+    expect(SECOND_PAGE_SIZE).toBeLessThan(THIRD_PAGE_SIZE);
+    const largest = PULL_PAGE_SIZES.at(-1);
+    expect(asked).toEqual([`0/${FIRST_PAGE_SIZE}`, `5/${SECOND_PAGE_SIZE}`, `7/${THIRD_PAGE_SIZE}`, `8/${largest}`, `9/${largest}`]);
     // Every pull is a new catch-up: it starts small again.
     await pull(db, async (cursor, limit) => {
       asked.push(`${cursor}/${limit}`);
@@ -132,7 +139,7 @@ describe('pull', () => {
     expect(await pull(db, fetchPage)).toBe(3);
     expect(asked).toEqual(['0', '5', '0', '5']);
     // Starting over from the stored cursor is a new first page: small again.
-    expect(limits).toEqual([FIRST_PAGE_SIZE, PULL_PAGE_SIZE, FIRST_PAGE_SIZE, PULL_PAGE_SIZE]);
+    expect(limits).toEqual([FIRST_PAGE_SIZE, SECOND_PAGE_SIZE, FIRST_PAGE_SIZE, SECOND_PAGE_SIZE]);
     expect((await db.contactRequests.toArray()).map((c) => c.id)).toEqual(['c1']);
     expect((await db.meta.get('syncCursor'))?.value).toBe('9');
   });
