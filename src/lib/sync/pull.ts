@@ -59,7 +59,10 @@ export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPag
  * server's largest (SyncQuery). A pull of a few changes, the usual one, fits in the first page anyway.
  */
 export const PULL_PAGE_SIZES = [1000, 2000, 4000, 5000] as const;
-/** Pages asked for and not yet taken by the writer: enough for the server to work while two are written. */
+/**
+ * Pages asked for and not yet taken by the writer: while one page is written the next two may be on their way, so
+ * the server is not left waiting for the writer to ask, and no more than two pages wait in memory.
+ */
 const PAGES_AHEAD = 2;
 
 interface PageChain {
