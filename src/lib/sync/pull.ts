@@ -52,13 +52,14 @@ export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPag
 }
 
 /**
- * Rows asked per page, by the page's place in a pull. Nothing overlaps the first fetch, so a catch-up costs that
- * fetch plus the writes: a small first page comes back in a fraction of a full one's time, and each later page,
- * asked as soon as the one before is read, can come while the one before it is written, since the server
- * fetches a row faster than the replica writes one (docs/decisions/017, third pass). The last size repeats: the
- * server's largest (SyncQuery). A pull of a few changes, the usual one, fits in the first page anyway.
+ * Rows asked per page, by the page's place in a pull; the last size repeats: the server's largest (SyncQuery).
+ * Nothing overlaps the first fetch, so a catch-up costs that fetch plus the writes: a small first page comes back in
+ * a fraction of a full one's time. The later pages are full ones: under load a catch-up is bound by the CPU the
+ * server and the replica's writes need, and every page more is one more request, transaction and screen refresh
+ * (a ramp of 1,000, 2,000, 4,000, 5,000 measured no better; docs/decisions/017, third pass). A pull of a few
+ * changes, the usual one, fits in the first page anyway.
  */
-export const PULL_PAGE_SIZES = [1000, 2000, 4000, 5000] as const;
+export const PULL_PAGE_SIZES = [1000, 5000] as const;
 /**
  * Pages asked for and not yet taken by the writer: while one page is written the next two may be on their way, so
  * the server is not left waiting for the writer to ask, and no more than two pages wait in memory.
