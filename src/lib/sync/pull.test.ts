@@ -109,8 +109,10 @@ describe('pull', () => {
       return pages[cursor];
     });
     expect(FIRST_PAGE_SIZE).toBeLessThan(SECOND_PAGE_SIZE);
-    const largest = PULL_PAGE_SIZES.at(-1);
-    expect(asked).toEqual([`0/${FIRST_PAGE_SIZE}`, `5/${SECOND_PAGE_SIZE}`, `7/${PULL_PAGE_SIZES[2] ?? largest}`, `8/${largest}`, `9/${largest}`]);
+    // The sizes in order, the last one repeated for every later page.
+    const sizes = [0, 1, 2, 3, 4].map((i) => (PULL_PAGE_SIZES as readonly number[])[Math.min(i, PULL_PAGE_SIZES.length - 1)]);
+    expect(asked).toEqual(['0', '5', '7', '8', '9'].map((cursor, i) => `${cursor}/${sizes[i]}`));
+    expect(sizes.slice(0, 2)).toEqual([FIRST_PAGE_SIZE, SECOND_PAGE_SIZE]);
     // Every pull is a new catch-up: it starts small again.
     await pull(db, async (cursor, limit) => {
       asked.push(`${cursor}/${limit}`);
