@@ -41,6 +41,8 @@ export interface OfflineFigures {
    * while one is written, so fetch and apply overlap and their sum exceeds the whole).
    */
   phases: { pages: number; fetchMs: number; readMs: number; applyMs: number; waitMs: number };
+  /** Every phase of every page, from the pull's start (ms), in start order: shows what overlapped and what waited. */
+  timeline: { name: string; startMs: number; durationMs: number }[];
   emptyPullBodyBytes: number;
   emptyPullHeaderBytes: number;
   emptyPullStatus: number;
@@ -100,12 +102,20 @@ export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Pro
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-    await page.waitForFunction(
-      (n) => performance.getEntriesByName('portal:pull').some((e) => ((e as PerformanceMeasure).detail as { rows: number }).rows >= n),
-      REQUESTS,
-      { timeout: 300_000, polling: 100 },
-    );
-    const { pull, phases } = await page.evaluate((n) => {
+    const consoleLines: string[] = [];
+    page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+    await page
+      .waitForFunction(
+        (n) => performance.getEntriesByName('portal:pull').some((e) => ((e as PerformanceMeasure).detail as { rows: number }).rows >= n),
+        REQUESTS,
+        { timeout: Number(process.env.BENCH_PULL_TIMEOUT ?? 300_000), polling: 100 },
+      )
+      .catch(async (err: unknown) => {
+        const pulls = await page.evaluate(() => performance.getEntriesByName('portal:pull').map((e) => ({ at: e.startTime, ms: e.duration, rows: ((e as PerformanceMeasure).detail as { rows: number }).rows })));
+        console.error('[bench] no single pull brought every request:', JSON.stringify(pulls), page.url(), consoleLines.slice(-20));
+        throw err;
+      });
+    const { pull, phases, timeline } = await page.evaluate((n) => {
       const whole = performance.getEntriesByName('portal:pull').find((e) => ((e as PerformanceMeasure).detail as { rows: number }).rows >= n)!;
       // The pull's pages, phase by phase (src/lib/sync/pull.ts): the measures inside the whole pull's span.
       const within = (name: string) => performance.getEntriesByName(name).filter((e) => e.startTime >= whole.startTime && e.startTime + e.duration <= whole.startTime + whole.duration + 1);
@@ -113,6 +123,9 @@ export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Pro
       return {
         pull: whole.duration,
         phases: { pages: within('portal:pull:apply').length, fetchMs: sum('portal:pull:fetch'), readMs: sum('portal:pull:read'), applyMs: sum('portal:pull:apply'), waitMs: sum('portal:pull:wait') },
+        timeline: ['fetch', 'read', 'wait', 'apply']
+          .flatMap((phase) => within(`portal:pull:${phase}`).map((e) => ({ name: phase, startMs: e.startTime - whole.startTime, durationMs: e.duration })))
+          .sort((a, b) => a.startMs - b.startMs),
       };
     }, REQUESTS);
     const stored = await countRows(page, signUp.localId, 'requests');
@@ -134,7 +147,7 @@ export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Pro
     const emptyBody = await empty.text();
     const emptyHeaderBytes = [...empty.headers].reduce((sum, [k, v]) => sum + k.length + v.length + 4, 0) + 17;
 
-    const figures: OfflineFigures = { requests: REQUESTS, stored, pullMs: pull, phases, emptyPullBodyBytes: Buffer.byteLength(emptyBody), emptyPullHeaderBytes: emptyHeaderBytes, emptyPullStatus: empty.status };
+    const figures: OfflineFigures = { requests: REQUESTS, stored, pullMs: pull, phases, timeline, emptyPullBodyBytes: Buffer.byteLength(emptyBody), emptyPullHeaderBytes: emptyHeaderBytes, emptyPullStatus: empty.status };
     if (!withReplay) return figures;
 
     // Replay: queue COMMANDS while offline, then time from reconnect until the outbox is empty.
@@ -210,6 +223,7 @@ if (import.meta.main) {
   console.log(
     `pull_pages=${p.pages} fetch_ms=${p.fetchMs.toFixed(0)} read_ms=${p.readMs.toFixed(0)} apply_ms=${p.applyMs.toFixed(0)} wait_ms=${p.waitMs.toFixed(0)} (fetch overlaps apply; wait: what the overlap did not hide)`,
   );
+  console.log(`pull_timeline ${f.timeline.map((e) => `${e.name}@${e.startMs.toFixed(0)}+${e.durationMs.toFixed(0)}`).join(' ')}`);
   console.log(`empty_pull_body_bytes=${f.emptyPullBodyBytes} empty_pull_header_bytes≈${f.emptyPullHeaderBytes} status=${f.emptyPullStatus}`);
   if (f.replay) {
     const r = f.replay;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SyncPage } from '../../domain/sync.ts';
 import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, staffWatches, users } from '../db/schema.ts';
 import { backends, createTestApp, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
+import { nextChanges } from './sync.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[sync.test] PostgreSQL run skipped: ${skip}`);
@@ -198,6 +199,22 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
       const cursors = pages.map((p) => BigInt(p.cursor));
       expect([...cursors].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(cursors);
     }
+  });
+
+  it('sums the next changes up by table in the database: which tables, where the page ends, whether more follow', async () => {
+    const u = await t.user();
+    const { page: start } = await pull(u);
+    await seedFor(u.uid, 2); // a request, deal, refund, contact, reply, notification and file, twice, in that order
+    const six = await nextChanges(t.services.db, u.uid, start.cursor, 6);
+    // The seventh change, a file, is not in the page: it only says that more follow.
+    expect([...six.tables].sort()).toEqual(['c', 'd', 'f', 'm', 'n', 'r']);
+    expect(six.hasMore).toBe(true);
+    expect(six.upper).toBe((await pull(u, start.cursor, 6)).page.cursor);
+    const all = await nextChanges(t.services.db, u.uid, start.cursor, 14);
+    expect([...all.tables].sort()).toEqual(['c', 'd', 'f', 'm', 'n', 'r', 'x']);
+    expect(all.hasMore).toBe(false);
+    expect(all.upper).toBe((await pull(u, start.cursor, 14)).page.cursor);
+    expect(await nextChanges(t.services.db, u.uid, all.upper!, 5)).toEqual({ tables: new Set(), upper: null, hasMore: false });
   });
 
   it('rows written between pages are not lost', async () => {

@@ -53,9 +53,9 @@ export async function syncRoutes(app: FastifyInstance) {
 
       // The common answer, nothing new, is one primary-key lookup (server/change-heads.ts); the rest runs only when rows come.
       if (!(await hasChanges(uid, cursor))) return { data: emptySyncPage(cursor) };
-      const next = await nextChanges(app.db, uid, cursor, limit + 1);
-      const page = emptySyncPage(cursor, next.length > limit);
-      if (next.length === 0) return { data: page };
+      const next = await nextChanges(app.db, uid, cursor, limit);
+      const page = emptySyncPage(cursor, next.hasMore);
+      if (next.upper === null) return { data: page };
 
       const owned = {
         u: eq(users.uid, uid),
@@ -75,10 +75,8 @@ export async function syncRoutes(app: FastifyInstance) {
         // r: requests, read by syncRequests with the same condition.
       } satisfies Record<Exclude<Tag, 'r'>, SQL>;
 
-      const taken = next.slice(0, limit);
-      const upper = taken[taken.length - 1].seq;
+      const { upper, tables: has } = next;
       page.cursor = upper;
-      const has = new Set(taken.map((c) => c.t));
       const range = (t: { seq: AnyPgColumn }) => sql`${t.seq} > ${cursor}::bigint AND ${t.seq} <= ${upper}::bigint`;
 
       await Promise.all([
@@ -159,36 +157,62 @@ export async function syncRoutes(app: FastifyInstance) {
   );
 }
 
+/** The next changes of a user's feed as a page needs them: which tables they are in, where the page ends, and whether more follow. */
+export interface NextChanges {
+  tables: Set<Tag>;
+  /** The seq of the page's last change; null when nothing changed. */
+  upper: string | null;
+  hasMore: boolean;
+}
+
 /**
- * The next `n` changes of this user's, as (table tag, seq), across every table of the client's feed.
+ * The next `limit` changes of this user's, across every table of the client's feed, summed up by table in the
+ * database: at most one row per table comes back rather than one per change (5,001 of them for a full page, which
+ * PGlite encoded and decoded at 10–40 ms a page; docs/decisions/017, third pass). The change after them, if any,
+ * only says that more follow.
  * staff_notes and staff_watches draw from the same sequence but are staff-only: they must never get a
  * branch here (the gaps they leave in a client's seq are harmless: the feed only needs order). Each branch
- * is an index range scan on (user_id, seq) cut at `n`, so the cost does not grow with history.
+ * is an index range scan on (user_id, seq) cut at `limit + 1`, so the cost does not grow with history.
  * seq is read as text (node-postgres and PGlite disagree on how they return int8) but sorted as a number.
  */
-async function nextChanges(db: Db, uid: string, cursor: string, n: number): Promise<{ t: Tag; seq: string }[]> {
+export async function nextChanges(db: Db, uid: string, cursor: string, limit: number): Promise<NextChanges> {
+  const n = limit + 1;
   const c = sql`${cursor}::bigint`;
   const kinds = sql.join(
     SYNCED_FILE_KINDS.map((k) => sql`${k}`),
     sql`, `,
   );
   const result = await db.execute(sql`
-    SELECT t, seq::text AS s FROM (
-      (SELECT 'u' AS t, seq FROM users WHERE uid = ${uid} AND seq > ${c})
-      UNION ALL (SELECT 'r', seq FROM product_requests WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
-      UNION ALL (SELECT 'd', seq FROM deals WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
-      UNION ALL (SELECT 'f', seq FROM refunds WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
-      UNION ALL (SELECT 'n', seq FROM notifications WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
-      UNION ALL (SELECT 'n', seq FROM notifications WHERE user_id IS NULL AND seq > ${c} ORDER BY seq LIMIT ${n})
-      UNION ALL (SELECT 'c', seq FROM contact_requests WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
-      UNION ALL (SELECT 'm', seq FROM contact_replies WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
-      UNION ALL (SELECT 'x', seq FROM files WHERE user_id = ${uid} AND kind IN (${kinds}) AND seq > ${c} ORDER BY seq LIMIT ${n})
-      UNION ALL (SELECT 't', seq FROM tracking_links WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
-      UNION ALL (SELECT 'k', seq FROM notification_reads WHERE user_id = ${uid} AND seq > ${c})
-      UNION ALL (SELECT 'b', seq FROM business_settings WHERE seq > ${c})
-    ) AS changes
-    ORDER BY changes.seq
-    LIMIT ${n}
+    WITH next AS (
+      SELECT t, seq, row_number() OVER (ORDER BY seq) AS i FROM (
+        SELECT t, seq FROM (
+          (SELECT 'u' AS t, seq FROM users WHERE uid = ${uid} AND seq > ${c})
+          UNION ALL (SELECT 'r', seq FROM product_requests WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
+          UNION ALL (SELECT 'd', seq FROM deals WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
+          UNION ALL (SELECT 'f', seq FROM refunds WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
+          UNION ALL (SELECT 'n', seq FROM notifications WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
+          UNION ALL (SELECT 'n', seq FROM notifications WHERE user_id IS NULL AND seq > ${c} ORDER BY seq LIMIT ${n})
+          UNION ALL (SELECT 'c', seq FROM contact_requests WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
+          UNION ALL (SELECT 'm', seq FROM contact_replies WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
+          UNION ALL (SELECT 'x', seq FROM files WHERE user_id = ${uid} AND kind IN (${kinds}) AND seq > ${c} ORDER BY seq LIMIT ${n})
+          UNION ALL (SELECT 't', seq FROM tracking_links WHERE user_id = ${uid} AND seq > ${c} ORDER BY seq LIMIT ${n})
+          UNION ALL (SELECT 'k', seq FROM notification_reads WHERE user_id = ${uid} AND seq > ${c})
+          UNION ALL (SELECT 'b', seq FROM business_settings WHERE seq > ${c})
+        ) AS changes
+        ORDER BY changes.seq
+        LIMIT ${n}
+      ) AS cut
+    )
+    SELECT t, (max(seq) FILTER (WHERE i <= ${limit}))::text AS s, bool_or(i > ${limit}) AS more
+    FROM next
+    GROUP BY t
   `);
-  return (result as unknown as { rows: { t: Tag; s: string }[] }).rows.map((r) => ({ t: r.t, seq: r.s }));
+  const rows = (result as unknown as { rows: { t: Tag; s: string | null; more: boolean }[] }).rows;
+  const next: NextChanges = { tables: new Set(), upper: null, hasMore: rows.some((r) => r.more) };
+  for (const { t, s } of rows) {
+    if (s === null) continue; // only the change after the page is of this table
+    next.tables.add(t);
+    if (next.upper === null || BigInt(s) > BigInt(next.upper)) next.upper = s;
+  }
+  return next;
 }

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type SyncPage, emptySyncPage as empty } from '../../../domain/sync.ts';
 import { PortalDb } from '../db.ts';
-import { MAX_REJECTED_ROWS, pull, rereadFromStart } from './pull.ts';
+import { MAX_REJECTED_ROWS, PULL_PAGE_SIZES, pull, rereadFromStart } from './pull.ts';
+
+const [FIRST_PAGE_SIZE, SECOND_PAGE_SIZE] = PULL_PAGE_SIZES;
 
 // The real fetchSyncPage runs in the wire-level test below; the token is not what it is about.
 vi.mock('../firebase.ts', () => ({ getIdToken: async () => 'token' }));
@@ -70,7 +72,7 @@ describe('pull', () => {
     expect(seen).toEqual(['0', '5', '9']);
   });
 
-  it('asks for the next page while the current one is written, and applies the pages in order', async () => {
+  it('asks for pages ahead of the writes, at most two not yet written, and applies them in order', async () => {
     const log: string[] = [];
     const transaction = db.transaction.bind(db) as (...args: unknown[]) => Promise<unknown>;
     vi.spyOn(db, 'transaction').mockImplementation(((...args: unknown[]) =>
@@ -78,29 +80,54 @@ describe('pull', () => {
         log.push('committed');
         return result;
       })) as typeof db.transaction);
+    const note = (message: string) => [{ id: 'n1', message, createdAt: '2026-01-01T00:00:00Z', userId: null }];
     const pages: Record<string, SyncPage> = {
-      '0': { ...empty('5', true), notifications: [{ id: 'n1', message: 'one', createdAt: '2026-01-01T00:00:00Z', userId: null }] },
-      '5': { ...empty('9', true), notifications: [{ id: 'n1', message: 'two', createdAt: '2026-01-01T00:00:00Z', userId: null }] },
-      '9': empty('9'),
+      '0': { ...empty('5', true), notifications: note('one') },
+      '5': { ...empty('9', true), notifications: note('two') },
+      '9': { ...empty('12', true), notifications: note('three') },
+      '12': empty('12'),
     };
     expect(
       await pull(db, async (cursor) => {
         log.push(`fetch ${cursor}`);
         return pages[cursor];
       }),
-    ).toBe(2);
-    // Each page is asked for before the one before it is committed; sequential would be fetch, commit, fetch…
-    expect(log).toEqual(['fetch 0', 'fetch 5', 'committed', 'fetch 9', 'committed', 'committed']);
+    ).toBe(3);
+    // Each page is asked for as soon as the one before is read, while the first is written; the fourth waits
+    // until the first is written (two ahead at most). One page ahead would be fetch, fetch, commit, fetch…
+    expect(log).toEqual(['fetch 0', 'fetch 5', 'fetch 9', 'committed', 'fetch 12', 'committed', 'committed', 'committed']);
     // The later page's version of a row wins, and the cursor is the last page's.
-    expect((await db.notifications.get('n1'))?.message).toBe('two');
-    expect((await db.meta.get('syncCursor'))?.value).toBe('9');
+    expect((await db.notifications.get('n1'))?.message).toBe('three');
+    expect((await db.meta.get('syncCursor'))?.value).toBe('12');
+  });
+
+  it('asks a small first page, then larger ones, and a small one again when it starts over', async () => {
+    const asked: string[] = [];
+    const pages: Record<string, SyncPage> = { '0': empty('5', true), '5': empty('7', true), '7': empty('8', true), '8': empty('9', true), '9': empty('9') };
+    await pull(db, async (cursor, limit) => {
+      asked.push(`${cursor}/${limit}`);
+      return pages[cursor];
+    });
+    expect(FIRST_PAGE_SIZE).toBeLessThan(SECOND_PAGE_SIZE);
+    // The sizes in order, the last one repeated for every later page.
+    const sizes = [0, 1, 2, 3, 4].map((i) => (PULL_PAGE_SIZES as readonly number[])[Math.min(i, PULL_PAGE_SIZES.length - 1)]);
+    expect(asked).toEqual(['0', '5', '7', '8', '9'].map((cursor, i) => `${cursor}/${sizes[i]}`));
+    expect(sizes.slice(0, 2)).toEqual([FIRST_PAGE_SIZE, SECOND_PAGE_SIZE]);
+    // Every pull is a new catch-up: it starts small again.
+    await pull(db, async (cursor, limit) => {
+      asked.push(`${cursor}/${limit}`);
+      return empty('9');
+    });
+    expect(asked.at(-1)).toBe(`9/${FIRST_PAGE_SIZE}`);
   });
 
   it('drops a page asked for before the stored cursor moved (a Retry started over) and goes on from the stored cursor', async () => {
     const asked: string[] = [];
     const page1 = { ...empty('5', true), notifications: [{ id: 'n1', message: 'hi', createdAt: '2026-01-01T00:00:00Z', userId: null }] };
-    const fetchPage = async (cursor: string) => {
+    const limits: number[] = [];
+    const fetchPage = async (cursor: string, limit: number) => {
       asked.push(cursor);
+      limits.push(limit);
       if (cursor === '0') return page1;
       // The first time, the Retry resets the cursor while this page is on its way (once the page before is in).
       if (asked.filter((c) => c === '5').length === 1) {
@@ -112,6 +139,8 @@ describe('pull', () => {
     };
     expect(await pull(db, fetchPage)).toBe(3);
     expect(asked).toEqual(['0', '5', '0', '5']);
+    // Starting over from the stored cursor is a new first page: small again.
+    expect(limits).toEqual([FIRST_PAGE_SIZE, SECOND_PAGE_SIZE, FIRST_PAGE_SIZE, SECOND_PAGE_SIZE]);
     expect((await db.contactRequests.toArray()).map((c) => c.id)).toEqual(['c1']);
     expect((await db.meta.get('syncCursor'))?.value).toBe('9');
   });
@@ -292,7 +321,7 @@ describe('row-tolerant pull', () => {
     expect((await db.meta.get('rejectedRows'))?.value).toEqual([{ table: 'requests', id: 'r3', reason: expect.stringContaining('paid'), at: expect.any(Number) }]);
     // The next pull starts after the page, bad row and all: nothing wedges.
     await pull(db);
-    expect(asked).toEqual(['/api/sync?cursor=0&limit=5000', '/api/sync?cursor=42&limit=5000']);
+    expect(asked).toEqual([`/api/sync?cursor=0&limit=${FIRST_PAGE_SIZE}`, `/api/sync?cursor=42&limit=${FIRST_PAGE_SIZE}`]);
   });
 
   it('keeps only the latest rows set aside', async () => {

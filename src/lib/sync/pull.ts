@@ -15,35 +15,102 @@ export const MAX_REJECTED_ROWS = 100;
 /** A stored cursor; none yet (or an unreadable one) starts from the beginning. */
 export const Cursor = z.string().catch('0');
 
-/** One page of GET /api/sync as it came: its rows are read one by one by `pull`. */
-export type FetchSyncPage = (cursor: string) => Promise<unknown>;
+/** One page of GET /api/sync as it came (at most `limit` rows): its rows are read by `pull`. */
+export type FetchSyncPage = (cursor: string, limit: number) => Promise<unknown>;
 
 /**
  * Pulls every change since the stored cursor, page by page, and applies each page in one Dexie
  * transaction together with its cursor, so a pull cut halfway resumes where it stopped.
- * The next page is asked for while one is written (the server's work and the transfer overlap Dexie's,
- * docs/decisions/017), but pages are applied one at a time and in order, each only on top of the cursor it was
- * asked from: if the stored cursor moved meanwhile (a Retry started over), the page is dropped and the pull
- * goes on from the stored cursor.
+ * Pages are asked for ahead of the writes (the server's work and the transfer overlap Dexie's, docs/decisions/017),
+ * but they are applied one at a time and in order, each only on top of the cursor it was asked from: if the stored
+ * cursor moved meanwhile (a Retry started over), the page is dropped, and so is every page asked after it, and the
+ * pull goes on from the stored cursor.
  * Rows of commands still waiting to be sent are never overwritten here: the outbox owns them.
  * A row this app cannot read is set aside (rejectedRows) and the cursor moves on: one bad row must not
  * stop every later change from reaching the device.
  */
 export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPage): Promise<number> {
   let applied = 0;
-  let next = askFrom(await storedCursor(db), fetchPage);
-  for (;;) {
-    const waited = performance.now();
-    const { from, page, rejected } = await next;
-    const applying = measure('portal:pull:wait', waited);
-    const after = page.hasMore ? askFrom(page.cursor, fetchPage) : null;
-    const done = await applyPage(db, page, rejected, from);
-    measure('portal:pull:apply', applying);
-    if (done) applied += pageSize(page);
-    if (!done) next = askFrom(await storedCursor(db), fetchPage);
-    else if (after) next = after;
-    else return applied;
+  let pages = pagesFrom(await storedCursor(db), fetchPage);
+  try {
+    for (;;) {
+      const waited = performance.now();
+      const { from, page, rejected } = await pages.next();
+      const applying = measure('portal:pull:wait', waited);
+      const done = await applyPage(db, page, rejected, from);
+      measure('portal:pull:apply', applying);
+      if (done) applied += pageSize(page);
+      if (!done) {
+        // Started over from the stored cursor: a new first page, small again.
+        pages.stop();
+        pages = pagesFrom(await storedCursor(db), fetchPage);
+      } else if (!page.hasMore) return applied;
+    }
+  } finally {
+    pages.stop();
   }
+}
+
+/**
+ * Rows asked per page, by the page's place in a pull; the last size repeats: the server's largest (SyncQuery).
+ * Nothing overlaps the first fetch, so a catch-up costs that fetch plus the writes: a small first page comes back in
+ * a fraction of a full one's time. The later pages are full ones: under load a catch-up is bound by the CPU the
+ * server and the replica's writes need, and every page more is one more request, transaction and screen refresh
+ * (a ramp of 1,000, 2,000, 4,000, 5,000 measured no better; docs/decisions/017, third pass). A pull of a few
+ * changes, the usual one, fits in the first page anyway.
+ */
+export const PULL_PAGE_SIZES = [1000, 5000] as const;
+/**
+ * Pages asked for and not yet taken by the writer: while one page is written the next two may be on their way, so
+ * the server is not left waiting for the writer to ask, and no more than two pages wait in memory.
+ */
+const PAGES_AHEAD = 2;
+
+interface PageChain {
+  /** The next page in order (the caller awaits each before asking the next). */
+  next(): Promise<FetchedPage>;
+  /** Asks for nothing more: pages still on their way are left to settle unread. */
+  stop(): void;
+}
+
+/**
+ * The pages after `from`, each asked for as soon as the one before is read (it carries the cursor to ask from),
+ * at most PAGES_AHEAD of them not yet taken.
+ */
+function pagesFrom(from: string, fetchPage: FetchSyncPage): PageChain {
+  const asked: Promise<FetchedPage>[] = [];
+  let taken = 0;
+  let stopped = false;
+  let unfollowed: FetchedPage | null = null;
+  const ask = (cursor: string) => {
+    const limit = PULL_PAGE_SIZES[Math.min(asked.length, PULL_PAGE_SIZES.length - 1)];
+    const page = askFrom(cursor, limit, fetchPage);
+    asked.push(page);
+    page.then(
+      (read) => {
+        unfollowed = read;
+        askFollower();
+      },
+      () => undefined,
+    );
+  };
+  const askFollower = () => {
+    if (stopped || !unfollowed?.page.hasMore || asked.length - taken >= PAGES_AHEAD) return;
+    const cursor = unfollowed.page.cursor;
+    unfollowed = null;
+    ask(cursor);
+  };
+  ask(from);
+  return {
+    next() {
+      const page = asked[taken++];
+      askFollower();
+      return page;
+    },
+    stop() {
+      stopped = true;
+    },
+  };
 }
 
 interface FetchedPage extends ReturnType<typeof readSyncPage> {
@@ -57,12 +124,13 @@ async function storedCursor(db: PortalDb): Promise<string> {
 
 /**
  * Fetches and reads the page after `from`, started before the previous page is written. A pull that stops
- * first (a page failed, the replica closed) never reads it: its failure is then nobody's to report.
+ * first (a page failed, the replica closed, a Retry started over) never reads it: its failure is then nobody's
+ * to report.
  */
-function askFrom(from: string, fetchPage: FetchSyncPage): Promise<FetchedPage> {
+function askFrom(from: string, limit: number, fetchPage: FetchSyncPage): Promise<FetchedPage> {
   const asked = (async () => {
     const fetched = performance.now();
-    const raw = await fetchPage(from);
+    const raw = await fetchPage(from, limit);
     const read = measure('portal:pull:fetch', fetched);
     const result = readPage(raw);
     measure('portal:pull:read', read);
@@ -82,14 +150,8 @@ function measure(name: string, start: number): number {
   return end;
 }
 
-/**
- * Rows asked per page: the server's largest (SyncQuery). A catch-up of 10,000 requests is then 2–3 round trips
- * and as many Dexie transactions and screen refreshes instead of 5–6 (docs/decisions/017).
- */
-export const PULL_PAGE_SIZE = 5000;
-
-export function fetchSyncPage(cursor: string): Promise<unknown> {
-  return apiGet(`/sync?cursor=${encodeURIComponent(cursor)}&limit=${PULL_PAGE_SIZE}`, z.unknown());
+export function fetchSyncPage(cursor: string, limit: number): Promise<unknown> {
+  return apiGet(`/sync?cursor=${encodeURIComponent(cursor)}&limit=${limit}`, z.unknown());
 }
 
 /** The envelope must be right (without a cursor nothing can move); its rows are read one by one. */
