@@ -19,7 +19,7 @@ export function useLiveQuery<T, TDefault>(querier: () => Promise<T> | T, deps: u
 export function asTransitions<T>(source: InteropableObservable<T>): InteropableObservable<T> {
   return {
     subscribe: (onNext, onError) => source.subscribe((value) => startTransition(() => onNext(value)), onError),
-    getValue: source.getValue && (() => source.getValue!()),
-    hasValue: source.hasValue && (() => source.hasValue!()),
+    getValue: source.getValue?.bind(source),
+    hasValue: source.hasValue?.bind(source),
   };
 }
