@@ -12,6 +12,12 @@ import type { OutboxCommand } from '../db.ts';
 export const MAX_IN_FLIGHT = 4;
 
 /**
+ * Commands marked `sending` beyond those on the wire, at full speed: when one lands, the next goes on the wire at once,
+ * while its answer is still being stored. The wire never waits for the device's own writes.
+ */
+export const MARKED_AHEAD = MAX_IN_FLIGHT;
+
+/**
  * How many of the oldest sendable commands one look at the queue reads. The queue's head is all that can start
  * (at most MAX_IN_FLIGHT, one per lane); a wider window only finds more lanes behind ones waiting for a back-off.
  */

@@ -82,6 +82,16 @@ async function replaceOptimisticRow(db: PortalDb, command: OutboxCommand, data: 
   await db.contactRequests.put(contactSchema.parse(data));
 }
 
+/** Answers every request as it opens (time passing when none is open) until the outbox is empty. */
+async function answerAll(network: ReturnType<typeof gatedNetwork>, clock: ReturnType<typeof fakeClock>, db: PortalDb): Promise<void> {
+  while ((await db.outbox.count()) > 0) {
+    const open = network.open();
+    for (const request of open) request.answer(created(request.id));
+    if (open.length === 0) clock.advance(1000);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /** Every contact command in one lane, as a thread's replies are: the order of one lane. */
 const oneLane = () => 'one-lane';
 
@@ -322,7 +332,8 @@ describe('sender loop, several lanes at once', () => {
     await vi.waitFor(() => expect(network.ids()).toEqual(['t1', 'c1', 'c2', 'c3']));
     await settle();
     expect(network.ids()).toHaveLength(MAX_IN_FLIGHT);
-    expect(await statuses()).toEqual({ t1: 'sending', c1: 'sending', t2: 'pending', c2: 'sending', c3: 'sending', c4: 'pending', t3: 'pending' });
+    // c4 is marked too, next to go on the wire; t2 and t3 wait for their lane.
+    expect(await statuses()).toEqual({ t1: 'sending', c1: 'sending', t2: 'pending', c2: 'sending', c3: 'sending', c4: 'sending', t3: 'pending' });
 
     // A slot frees: the next lane's head goes, not t2, whose lane is still on the wire.
     network.of('c1').answer(created('c1'));
@@ -340,6 +351,76 @@ describe('sender loop, several lanes at once', () => {
 
     expect(network.ids().filter((id) => id.startsWith('t'))).toEqual(['t1', 't2', 't3']);
     expect(clock.fired).toBe(0);
+    controller.abort();
+    await sender.done;
+  });
+
+  it('puts the next marked command on the wire as soon as an answer comes, before the answer is stored', async () => {
+    const clock = fakeClock();
+    const network = gatedNetwork();
+    for (const id of ['c1', 'c2', 'c3', 'c4', 'c5']) await queueContact(db, id);
+    const onWireWhileStoring: string[][] = [];
+    const storing: Apply = async (db, command, data) => {
+      onWireWhileStoring.push(network.open().map((r) => r.id));
+      await replaceOptimisticRow(db, command, data);
+    };
+    const sender = startSender(db, makeDeps(clock, network, storing), controller.signal);
+    await vi.waitFor(() => expect(network.ids()).toEqual(['c1', 'c2', 'c3', 'c4']));
+    await settle();
+    expect((await statuses()).c5).toBe('sending');
+
+    network.of('c1').answer(created('c1'));
+    await vi.waitFor(async () => expect((await statuses()).c1).toBeUndefined());
+    expect(onWireWhileStoring).toEqual([['c2', 'c3', 'c4', 'c5']]);
+    for (const id of ['c2', 'c3', 'c4', 'c5']) network.of(id).answer(created(id));
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+    controller.abort();
+    await sender.done;
+  });
+
+  it('marks the next commands in the transaction that stores an answer: one transaction per command while the queue is deep', async () => {
+    const clock = fakeClock();
+    const network = gatedNetwork();
+    const ids = Array.from({ length: 12 }, (_, i) => `c${i + 1}`);
+    for (const id of ids) await queueContact(db, id);
+    const transactions = vi.spyOn(db, 'transaction');
+    const sender = startSender(db, makeDeps(clock, network), controller.signal);
+    await vi.waitFor(() => expect(network.ids()).toEqual(['c1', 'c2', 'c3', 'c4']));
+    await settle();
+    transactions.mockClear();
+
+    for (const [landing, next] of [['c1', 'c5'], ['c2', 'c6'], ['c3', 'c7'], ['c4', 'c8']]) {
+      network.of(landing).answer(created(landing));
+      await vi.waitFor(() => expect(network.ids()).toContain(next));
+    }
+    await settle();
+    // Four answers stored, each with the look that marked one more: no transaction of its own for a look.
+    expect(transactions).toHaveBeenCalledTimes(4);
+    expect(network.open().map((r) => r.id)).toEqual(['c5', 'c6', 'c7', 'c8']);
+    expect(await statuses()).toEqual(Object.fromEntries(ids.slice(4).map((id) => [id, 'sending'])));
+    await answerAll(network, clock, db);
+    controller.abort();
+    await sender.done;
+  });
+
+  it('sends what a landing command marked later when the transaction storing its answer fails', async () => {
+    const clock = fakeClock();
+    const network = gatedNetwork();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const ids = Array.from({ length: 10 }, (_, i) => `c${i + 1}`);
+    for (const id of ids) await queueContact(db, id);
+    const sender = startSender(db, makeDeps(clock, network), controller.signal);
+    await vi.waitFor(() => expect(network.ids()).toEqual(['c1', 'c2', 'c3', 'c4']));
+    await settle();
+    // The look in c1's transaction marks c9, then its write fails: the whole transaction is undone.
+    vi.spyOn(db.outbox, 'bulkUpdate').mockRejectedValueOnce(new Error('disk full'));
+
+    network.of('c1').answer(created('c1'));
+    await vi.waitFor(async () => expect((await statuses()).c1).toBe('pending'));
+    expect((await statuses()).c9).toBe('pending');
+    await answerAll(network, clock, db);
+    // c1 again after its back-off, with its key: the server replays its first answer.
+    expect([...network.ids()].sort()).toEqual([...ids, 'c1'].sort());
     controller.abort();
     await sender.done;
   });

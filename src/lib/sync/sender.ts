@@ -6,7 +6,7 @@ import { type CommandKind, type CommandStatus, commandTables, type OutboxCommand
 import { getIdToken } from '../firebase.ts';
 import { wakeChannelName } from '../outbox.ts';
 import { outboxWords } from '../outbox-words.ts';
-import { type Brake, QUEUE_WINDOW, type Room, backoff, createBrake, planSends, targetLane } from './send-plan.ts';
+import { type Brake, MARKED_AHEAD, MAX_IN_FLIGHT, QUEUE_WINDOW, type Room, backoff, createBrake, planSends, targetLane } from './send-plan.ts';
 
 /**
  * The outbox's sender: each command with a fresh ID token and its id as Idempotency-Key (docs/decisions/004), several
@@ -29,7 +29,7 @@ export type SendResult = 'sent' | 'retry' | 'failed' | 'held' | 'idle';
  * What one attempt came to. `busy` is a retry for a reason that is not the command's (no answer, 5xx, 408, 429):
  * the whole sender slows down (send-plan.ts, `createBrake`); `retryAt` is when the command itself may go again.
  */
-type Attempt = { result: 'sent' | 'retry' | 'failed' | 'held' } | { result: 'busy'; retryAt: number };
+type Attempt = { result: 'sent'; started: OutboxCommand[] } | { result: 'retry' | 'failed' | 'held' } | { result: 'busy'; retryAt: number };
 
 /**
  * The lane of a command: what its kind says, or the row it writes. A kind this app does not know (stored by another
@@ -62,23 +62,56 @@ interface Taken {
 }
 
 /**
+ * What the loop has marked `sending`, seq → lane: on the wire, or next to go on it. No other command of a lane
+ * starts while one of it is here.
+ */
+type Flying = Map<number, string>;
+
+/** How many more may be marked `sending`, given the head of the queue and how many are (the brake decides: send-plan.ts). */
+type RoomFor = (queue: readonly OutboxCommand[], marked: number) => Room;
+
+/**
  * One look at the queue and one write, in one transaction: the heads of the lanes that may go are marked `sending`
  * together (the outbox panel then hides their Discard), at most `room` of them. A Discard can no longer slip between
  * the read and the mark, and the screens' live queries of the outbox refresh once for the lot.
  */
-async function takeDue(db: PortalDb, deps: SenderDeps, flying: ReadonlyMap<number, string>, now: number, room: (queue: readonly OutboxCommand[]) => Room): Promise<Taken> {
+async function takeDue(db: PortalDb, deps: SenderDeps, flying: Flying, now: number, room: RoomFor): Promise<Taken> {
   const looked = performance.now();
-  const taken = await db.transaction('rw', db.outbox, async (): Promise<Taken> => {
-    if ((await db.outbox.where('status').equals('held').count()) > 0) return { held: true, start: [], nextDueAt: Infinity };
-    const queue = await readQueueHead(db);
-    const plan = planSends(queue, flying, (c) => laneOf(deps.kinds, c), now, room(queue));
-    if (plan.start.length > 0) {
-      await db.outbox.bulkUpdate(plan.start.map((c) => ({ key: c.seq!, changes: { status: 'sending' satisfies CommandStatus } })));
-    }
-    return { held: false, ...plan };
-  });
+  const taken = await reserving(flying, (reserved) => db.transaction('rw', db.outbox, () => lookAndMark(db, deps, flying, reserved, now, room)));
   measure('portal:send:queue', looked);
   return taken;
+}
+
+/**
+ * Runs a look at the queue that enters what it starts in `flying` (`reserved` lists them): inside the transaction,
+ * so no other look, in the loop or in a landing command's transaction, can start them twice. A look whose
+ * transaction fails started nothing: its entries are taken out again.
+ */
+async function reserving<T>(flying: Flying, look: (reserved: number[]) => Promise<T>): Promise<T> {
+  const reserved: number[] = [];
+  try {
+    return await look(reserved);
+  } catch (err) {
+    for (const seq of reserved) flying.delete(seq);
+    throw err;
+  }
+}
+
+/** The look itself, inside a transaction that holds the outbox; `landing` is a command whose answer that transaction stores. */
+async function lookAndMark(db: PortalDb, deps: SenderDeps, flying: Flying, reserved: number[], now: number, room: RoomFor, landing?: number): Promise<Taken> {
+  if ((await db.outbox.where('status').equals('held').count()) > 0) return { held: true, start: [], nextDueAt: Infinity };
+  const queue = await readQueueHead(db);
+  const others = landing === undefined ? flying : new Map([...flying].filter(([seq]) => seq !== landing));
+  const plan = planSends(queue, others, (c) => laneOf(deps.kinds, c), now, room(queue, others.size));
+  // Entered before the first await that follows: from here on these are in flight for every other look.
+  for (const command of plan.start) {
+    flying.set(command.seq!, laneOf(deps.kinds, command));
+    reserved.push(command.seq!);
+  }
+  if (plan.start.length > 0) {
+    await db.outbox.bulkUpdate(plan.start.map((c) => ({ key: c.seq!, changes: { status: 'sending' satisfies CommandStatus } })));
+  }
+  return { held: false, ...plan };
 }
 
 /**
@@ -93,8 +126,18 @@ async function readQueueHead(db: PortalDb): Promise<OutboxCommand[]> {
   return [...pending, ...sending].sort((a, b) => a.seq! - b.seq!).slice(0, QUEUE_WINDOW);
 }
 
+/** What the loop does when a command's answer has come, before it is stored; and in the transaction storing it. */
+interface Landing {
+  /** The server has done it: its place on the wire is free. */
+  answered(): void;
+  /** The loop's look at the queue in that transaction (`takeNext`): what it marks `sending`, so a replay pays one transaction a command. */
+  thenTake(): Promise<OutboxCommand[]>;
+}
+
+const noLanding: Landing = { answered: () => undefined, thenTake: async () => [] };
+
 /** Sends `command` (already marked `sending`) once and stores what came of it. */
-async function attempt(db: PortalDb, command: OutboxCommand, deps: SenderDeps, token: SharedToken): Promise<Attempt> {
+async function attempt(db: PortalDb, command: OutboxCommand, deps: SenderDeps, token: SharedToken, landing: Landing = noLanding): Promise<Attempt> {
   const sending = performance.now();
   let response: Response;
   try {
@@ -117,9 +160,10 @@ async function attempt(db: PortalDb, command: OutboxCommand, deps: SenderDeps, t
     return { result: 'failed' };
   }
   const applying = measure('portal:send:wire', sending);
-  await applyAnswer(db, command, data, deps);
+  landing.answered();
+  const started = await applyAnswer(db, command, data, deps, landing.thenTake);
   measure('portal:send:apply', applying);
-  return { result: 'sent' };
+  return { result: 'sent', started };
 }
 
 /**
@@ -138,11 +182,12 @@ function measure(name: string, start: number): number {
  * it failed would offer Retry, which sends a new key and would do it twice. The error goes on to the loop,
  * which reports it.
  */
-async function applyAnswer(db: PortalDb, command: OutboxCommand, data: unknown, deps: SenderDeps): Promise<void> {
+async function applyAnswer(db: PortalDb, command: OutboxCommand, data: unknown, deps: SenderDeps, thenTake: Landing['thenTake']): Promise<OutboxCommand[]> {
   try {
-    await db.transaction('rw', commandTables(db), async () => {
+    return await db.transaction('rw', commandTables(db), async () => {
       await deps.kinds[command.kind].confirm(db, command, data);
       await db.outbox.delete(command.seq!);
+      return thenTake();
     });
   } catch (err) {
     await retryLater(db, command, deps, 'Sent, but this device could not save the answer yet.', false);
@@ -344,14 +389,14 @@ function createAlarm(setTimer: SenderLoopDeps['setTimer']) {
   };
 }
 
-/** A command on the wire: its lane (no other command of it starts meanwhile) and its settling, awaited on stop. */
-interface Flight {
-  lane: string;
-  settled: Promise<void>;
-}
-
 async function loop(db: PortalDb, deps: SenderLoopDeps, alarm: Alarm, signal: AbortSignal): Promise<void> {
-  const flights = new Map<number, Flight>();
+  const flying: Flying = new Map();
+  /** Marked `sending` and not on the wire yet, in queue order. */
+  const ready: OutboxCommand[] = [];
+  /** The commands on the wire. */
+  const wire = new Set<number>();
+  /** Each flight's settling, awaited on stop. */
+  const settling = new Set<Promise<void>>();
   const brake = createBrake(deps.random);
   const token = sharedToken(deps.getToken);
   const reports = senderReports(db, signal, deps.now);
@@ -360,9 +405,13 @@ async function loop(db: PortalDb, deps: SenderLoopDeps, alarm: Alarm, signal: Ab
     alarm.reset();
     let pause: number;
     try {
-      const { start, wakeAt } = await fill(db, deps, flights, brake);
-      for (const command of start) flights.set(command.seq!, fly(command));
-      pause = Math.max(50, Math.min(wakeAt, deps.now() + IDLE_MS) - deps.now());
+      const now = deps.now();
+      let brakeUntil = 0;
+      const taken = await takeDue(db, deps, flying, now, brakeRoom(brake, now, (until) => (brakeUntil = until)));
+      ready.push(...taken.start);
+      launch();
+      const wakeAt = taken.held ? Infinity : brakeUntil > now ? brakeUntil : taken.nextDueAt;
+      pause = Math.max(50, Math.min(wakeAt, now + IDLE_MS) - deps.now());
       errorsInARow = 0;
     } catch (err) {
       // A sign-out closes the replica under a running step: nothing went wrong then.
@@ -371,47 +420,98 @@ async function loop(db: PortalDb, deps: SenderLoopDeps, alarm: Alarm, signal: Ab
       // Backs off so a lasting fault does not spin; a wake (a new command) still tries again at once.
       pause = backoff(errorsInARow++, deps.random);
     }
-    // Each command that lands rings the alarm: the next look at the queue starts what may go then.
+    // The commands that land start the next ones themselves; the last to land rings the alarm, and the loop looks
+    // again and works out when the next command is due.
     await alarm.sleep(pause, signal);
   }
   // What is on the wire is seen through, so its answer is stored (or its command set back) before the stop settles.
-  await Promise.all([...flights.values()].map((f) => f.settled));
+  while (settling.size > 0) await Promise.all(settling);
+  await setBackReady();
 
-  function fly(command: OutboxCommand): Flight {
-    const settled = attempt(db, command, deps, token)
-      .then(async (done) => {
-        if (done.result === 'busy') brake.slowDown(deps.now(), { seq: command.seq!, retryAt: done.retryAt });
+  /** Puts what is marked ahead on the wire, as far as there is room. */
+  function launch(): void {
+    while (ready.length > 0 && wire.size < MAX_IN_FLIGHT && !signal.aborted) fly(ready.shift()!);
+  }
+
+  /** Sends `command` (entered in `flying` by the look that marked it), then starts what its landing marked. */
+  function fly(command: OutboxCommand): void {
+    const seq = command.seq!;
+    wire.add(seq);
+    const settled = reserving(flying, (reserved) =>
+      attempt(db, command, deps, token, {
+        answered() {
+          wire.delete(seq);
+          brake.release();
+          launch();
+        },
+        thenTake: () => takeNext(seq, reserved),
+      }),
+    )
+      .then(async (done): Promise<OutboxCommand[]> => {
+        if (done.result === 'busy') brake.slowDown(deps.now(), { seq, retryAt: done.retryAt });
         else if (done.result !== 'held') brake.release();
-        if (done.result === 'sent') await reports.sent();
+        if (done.result === 'busy' || done.result === 'held') await setBackReady();
+        if (done.result !== 'sent') return [];
+        await reports.sent();
+        return done.started;
       })
-      .catch(async (err: unknown) => {
-        if (signal.aborted || db.hasBeenClosed()) return;
-        brake.slowDown(deps.now(), null);
-        await reports.error(err);
+      .catch(async (err: unknown): Promise<OutboxCommand[]> => {
+        if (!signal.aborted && !db.hasBeenClosed()) {
+          brake.slowDown(deps.now(), null);
+          await setBackReady();
+          await reports.error(err);
+        }
+        return [];
       })
-      .finally(() => {
-        flights.delete(command.seq!);
-        alarm.ring();
+      .then((started) => {
+        wire.delete(seq);
+        flying.delete(seq);
+        settling.delete(settled);
+        ready.push(...started);
+        launch();
+        // Nothing left that will land and look again: the loop works out what comes next.
+        if (wire.size === 0) alarm.ring();
       });
-    return { lane: laneOf(deps.kinds, command), settled };
+    settling.add(settled);
+  }
+
+  /**
+   * The look at the queue in the transaction that stores a landing command's answer: its slot and lane are free for
+   * the next. What it marks is in `reserved` until that transaction commits. Nothing starts once the loop stops.
+   */
+  async function takeNext(landing: number, reserved: number[]): Promise<OutboxCommand[]> {
+    if (signal.aborted) return [];
+    const now = deps.now();
+    return (await lookAndMark(db, deps, flying, reserved, now, brakeRoom(brake, now), landing)).start;
+  }
+
+  /**
+   * The brake is on, the queue is held or the loop stops: what was marked ahead goes back to `pending`, so the outbox
+   * does not show it as sending while it waits, and a later look starts it again.
+   */
+  async function setBackReady(): Promise<void> {
+    const back = ready.splice(0);
+    if (back.length === 0) return;
+    try {
+      await db.outbox.bulkUpdate(back.map((c) => ({ key: c.seq!, changes: { status: 'pending' satisfies CommandStatus } })));
+    } catch {
+      // A closed replica: left `sending`, which the next start sends as it would a command cut off on the wire.
+    } finally {
+      for (const command of back) flying.delete(command.seq!);
+    }
   }
 }
 
 /**
- * Starts what may go now: as many heads of lanes as the brake allows beside those in flight. Returns them (marked
- * `sending`) and when to look again at the latest: when the brake lets go, or the soonest back-off ends.
+ * The room the brake leaves (send-plan.ts): at full speed, its commands on the wire and as many marked ahead;
+ * while it probes, the one it allows. `seeWait` is told until when nothing may start.
  */
-async function fill(db: PortalDb, deps: SenderLoopDeps, flights: ReadonlyMap<number, Flight>, brake: Brake): Promise<{ start: OutboxCommand[]; wakeAt: number }> {
-  const now = deps.now();
-  const lanes = new Map([...flights].map(([seq, flight]) => [seq, flight.lane]));
-  let brakeUntil = 0;
-  const taken = await takeDue(db, deps, lanes, now, (queue) => {
+function brakeRoom(brake: Brake, now: number, seeWait: (until: number) => void = () => undefined): RoomFor {
+  return (queue, marked) => {
     const limit = brake.limit(queue, now);
-    brakeUntil = limit.waitUntil;
-    return { size: limit.inFlight - flights.size, probing: limit.probing };
-  });
-  if (taken.held) return { start: [], wakeAt: Infinity };
-  return { start: taken.start, wakeAt: brakeUntil > now ? brakeUntil : taken.nextDueAt };
+    seeWait(limit.waitUntil);
+    return { size: limit.inFlight + (limit.probing ? 0 : MARKED_AHEAD) - marked, probing: limit.probing };
+  };
 }
 
 /**
