@@ -4,7 +4,7 @@ import type { StaffSyncPage } from '../../../domain/staff.ts';
 import { ApiError, NetworkError } from '../api-errors.ts';
 import { commandKinds } from '../commands.ts';
 import { PortalDb } from '../db.ts';
-import { type SyncEngineDeps, type SyncTriggers, WAKE_EVERY_MS, createSyncEngine } from './engine.ts';
+import { type SyncEngineDeps, type SyncTriggers, WAKE_EVERY_MS, createSyncEngine, spaced } from './engine.ts';
 import { readSyncHealth } from './health.ts';
 import type { FetchSyncPage } from './pull.ts';
 import { MAX_IN_FLIGHT } from './send-plan.ts';
@@ -264,5 +264,61 @@ describe('sync engine', () => {
     await stop();
     expect(sent).toHaveLength(MAX_IN_FLIGHT);
     expect((await db.outbox.toArray()).map((c) => [c.id, c.status, c.attempts])).toEqual(ids.map((id, i) => [id, 'pending', i < MAX_IN_FLIGHT ? 1 : 0]));
+  });
+});
+
+describe('spaced: the pulls pokes start', () => {
+  function clock() {
+    let now = 0;
+    const timers: Array<{ at: number; fire: () => void; live: boolean }> = [];
+    return {
+      now: () => now,
+      setTimer(fire: () => void, ms: number) {
+        const timer = { at: now + ms, fire, live: true };
+        timers.push(timer);
+        return () => void (timer.live = false);
+      },
+      advance(ms: number) {
+        now += ms;
+        for (const t of timers.filter((t) => t.live && t.at <= now)) {
+          t.live = false;
+          t.fire();
+        }
+      },
+      pending: () => timers.filter((t) => t.live).length,
+    };
+  }
+
+  it('pulls at once for a lone poke, then once per gap for a burst, and never drops the last', () => {
+    const c = clock();
+    const fired: number[] = [];
+    const pokes = spaced(() => fired.push(c.now()), 500, c.now, c.setTimer);
+    pokes.call();
+    expect(fired).toEqual([0]);
+    for (let t = 0; t < 10; t++) {
+      c.advance(100);
+      pokes.call();
+    }
+    // Ten pokes over a second: one pull at the end of each gap, the last one's included.
+    expect(fired).toEqual([0, 500, 1000]);
+    expect(c.pending()).toBe(1);
+    c.advance(500);
+    expect(fired).toEqual([0, 500, 1000, 1500]);
+    c.advance(2000);
+    pokes.call();
+    expect(fired).toEqual([0, 500, 1000, 1500, 3500]);
+  });
+
+  it('leaves no timer once cancelled', () => {
+    const c = clock();
+    const fired: number[] = [];
+    const pokes = spaced(() => fired.push(c.now()), 500, c.now, c.setTimer);
+    pokes.call();
+    pokes.call();
+    expect(c.pending()).toBe(1);
+    pokes.cancel();
+    expect(c.pending()).toBe(0);
+    c.advance(1000);
+    expect(fired).toEqual([0]);
   });
 });

@@ -13,6 +13,13 @@ import { type FetchStaffPage, STAFF_SYNC_ERROR_KEY, fetchStaffPage, pullStaffFee
 /** How often the sender looks at the queue without being woken (docs/decisions/004). */
 export const WAKE_EVERY_MS = 15_000;
 
+/**
+ * The least time between two pulls the pokes start. Every synced write pokes its user, so a replay of a thousand
+ * commands brings a thousand pokes (most about rows the answers already stored): one pull per gap at most, the
+ * first at once, the last never dropped (docs/decisions/019-outbox-replay.md).
+ */
+export const POKE_PULL_GAP_MS = 500;
+
 export interface SyncTriggers {
   /** Back online, or the tab shown again: pull, and send what waits. */
   reconnect(): void;
@@ -97,9 +104,11 @@ export function createSyncEngine(db: PortalDb, deps: SyncEngineDeps = browserEng
     const stopTimer = deps.every(running.wake, WAKE_EVERY_MS);
     void releaseHeld(db);
     pullNow();
-    const pokes = deps.listenForPokes(pullNow, controller.signal).catch(() => undefined);
+    const pokePull = spaced(pullNow, POKE_PULL_GAP_MS, deps.sender.now, deps.sender.setTimer);
+    const pokes = deps.listenForPokes(pokePull.call, controller.signal).catch(() => undefined);
     return async () => {
       controller.abort();
+      pokePull.cancel();
       stopTimer();
       stopTriggers();
       if (sender === running) sender = null;
@@ -115,6 +124,32 @@ export function createSyncEngine(db: PortalDb, deps: SyncEngineDeps = browserEng
   }
 
   return { start, requestPull, requestStaffPull, pullEverything, retry, wake };
+}
+
+/**
+ * Calls `fire` at most once per `gapMs`: at once when the last call was longer ago, otherwise once at the end of the
+ * gap for every call made during it.
+ */
+export function spaced(fire: () => void, gapMs: number, now: () => number, setTimer: SenderLoopDeps['setTimer']): { call(): void; cancel(): void } {
+  let last = -Infinity;
+  let cancelTimer: (() => void) | null = null;
+  const fireNow = () => {
+    cancelTimer = null;
+    last = now();
+    fire();
+  };
+  return {
+    call() {
+      if (cancelTimer) return;
+      const wait = last + gapMs - now();
+      if (wait <= 0) fireNow();
+      else cancelTimer = setTimer(fireNow, wait);
+    },
+    cancel() {
+      cancelTimer?.();
+      cancelTimer = null;
+    },
+  };
 }
 
 /**
