@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type SyncPage, emptySyncPage as empty } from '../../../domain/sync.ts';
 import { PortalDb } from '../db.ts';
+import { isCatchingUp } from './catch-up.ts';
 import { MAX_REJECTED_ROWS, PULL_PAGE_SIZES, pull, rereadFromStart } from './pull.ts';
 
 const [FIRST_PAGE_SIZE, SECOND_PAGE_SIZE] = PULL_PAGE_SIZES;
@@ -162,6 +163,35 @@ describe('pull', () => {
       return empty('5');
     });
     expect(asked).toEqual(['0', '5', '5']);
+  });
+
+  it('is a catch-up from the first page after which more follow until it ends, failed or not; a one-page pull never is', async () => {
+    // What matters is each page's commit: it is what refreshes the screens' live queries.
+    const commits: boolean[] = [];
+    const transaction = db.transaction.bind(db) as (...args: unknown[]) => Promise<unknown>;
+    vi.spyOn(db, 'transaction').mockImplementation(((...args: unknown[]) =>
+      transaction(...args).then((result) => {
+        commits.push(isCatchingUp());
+        return result;
+      })) as typeof db.transaction);
+    const note = (message: string) => [{ id: 'n1', message, createdAt: '2026-01-01T00:00:00Z', userId: null }];
+    const pages: Record<string, SyncPage> = { '0': { ...empty('5', true), notifications: note('one') }, '5': { ...empty('9'), notifications: note('two') } };
+    await pull(db, async (cursor) => pages[cursor]);
+    expect(commits).toEqual([true, true]);
+    expect(isCatchingUp()).toBe(false);
+
+    await expect(
+      pull(db, async (cursor) => {
+        if (cursor === '9') return empty('12', true);
+        throw new Error('connection lost');
+      }),
+    ).rejects.toThrow('connection lost');
+    expect(commits.slice(2)).toEqual([true]);
+    expect(isCatchingUp()).toBe(false);
+
+    await pull(db, async () => empty('12'));
+    expect(commits.slice(3)).toEqual([false]);
+    expect(isCatchingUp()).toBe(false);
   });
 
   it('keeps an initial form filled offline while its command is unsent', async () => {

@@ -4,6 +4,7 @@ import { LooseSyncPage, type RejectedSyncRow, type SyncPage, readSyncPage } from
 import { apiGet } from '../api.ts';
 import { type PortalDb, SYNC_CURSOR_KEY } from '../db.ts';
 import { putReadMarker } from '../notification-reads.ts';
+import { beginCatchUp } from './catch-up.ts';
 
 /** The sync's health, kept in the replica so the offline indicator can show it (see health.ts). */
 export const LAST_SYNC_KEY = 'lastSyncedAt';
@@ -28,15 +29,19 @@ export type FetchSyncPage = (cursor: string, limit: number) => Promise<unknown>;
  * Rows of commands still waiting to be sent are never overwritten here: the outbox owns them.
  * A row this app cannot read is set aside (rejectedRows) and the cursor moves on: one bad row must not
  * stop every later change from reaching the device.
+ * A pull of several pages is a catch-up: the screens are not re-rendered after every page (catch-up.ts).
  */
 export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPage): Promise<number> {
   let applied = 0;
   let pages = pagesFrom(await storedCursor(db), fetchPage);
+  let endCatchUp: (() => void) | null = null;
   try {
     for (;;) {
       const waited = performance.now();
       const { from, page, rejected } = await pages.next();
       const applying = measure('portal:pull:wait', waited);
+      // More pages follow: until the pull ends, screens refresh at most once a second (catch-up.ts).
+      if (page.hasMore) endCatchUp ??= beginCatchUp();
       const done = await applyPage(db, page, rejected, from);
       measure('portal:pull:apply', applying);
       if (done) applied += pageSize(page);
@@ -48,6 +53,7 @@ export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPag
     }
   } finally {
     pages.stop();
+    endCatchUp?.();
   }
 }
 
