@@ -60,12 +60,13 @@ export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPag
 /**
  * Rows asked per page, by the page's place in a pull; the last size repeats: the server's largest (SyncQuery).
  * Nothing overlaps the first fetch, so a catch-up costs that fetch plus the writes: a small first page comes back in
- * a fraction of a full one's time. The later pages are full ones: under load a catch-up is bound by the CPU the
- * server and the replica's writes need, and every page more is one more request, transaction and screen refresh
- * (a ramp of 1,000, 2,000, 4,000, 5,000 measured no better; docs/decisions/017, third pass). A pull of a few
- * changes, the usual one, fits in the first page anyway.
+ * a fraction of a full one's time. The server now reads a row in about half the time the replica writes one, so the
+ * second page, three times the first, comes about when the first is written, and the third (full) about when the
+ * second is: the writes wait less for pages than with a full second page. A ramp cost a screen refresh per page
+ * while every page re-rendered the screens (docs/decisions/017, third pass); a catch-up no longer does (catch-up.ts).
+ * A pull of a few changes, the usual one, fits in the first page anyway.
  */
-export const PULL_PAGE_SIZES = [1000, 5000] as const;
+export const PULL_PAGE_SIZES = [1000, 3000, 5000] as const;
 /**
  * Pages asked for and not yet taken by the writer: while one page is written the next two may be on their way, so
  * the server is not left waiting for the writer to ask, and no more than two pages wait in memory.
