@@ -254,6 +254,16 @@ describe('pull', () => {
     expect(await db.outbox.count()).toBe(0);
   });
 
+  it('leaves rows alone when their commands are long done: only a queued command has an optimistic row to remove', async () => {
+    // A catch-up brings every request the user made through the app, each with the command id that made it.
+    const deletes = [db.requests, db.refunds, db.contactRequests, db.contactReplies].map((table) => vi.spyOn(table, 'bulkDelete'));
+    await db.requests.add({ ...requestRow('kept'), productRequestType: 'TRACK_MASTER', status: 'Pending', refNo: null, pending: true, commandId: 'kept' });
+    const rows = Array.from({ length: 50 }, (_, i) => requestRow(`srv-${i}`, { commandId: `done-${i}` }));
+    expect(await pull(db, async () => ({ ...empty('8'), requests: rows }))).toBe(50);
+    expect(await db.requests.count()).toBe(51);
+    for (const spy of deletes) expect(spy).not.toHaveBeenCalled();
+  });
+
   it('stores replies of support threads from either side and counts them in the pull', async () => {
     const replies = [
       { id: 'r1', threadId: 't1', author: 'staff' as const, message: 'We are on it', createdAt: '2026-01-02T09:00:00Z' },

@@ -225,14 +225,20 @@ export async function readRejectedRows(db: PortalDb): Promise<RejectedRow[]> {
 /**
  * A row the server created from one of our commands (its answer may have been lost on the way) replaces
  * the optimistic copy at once, and the command is done: no duplicate on screen, no needless resend.
- * Optimistic rows have the command id as their id.
+ * Optimistic rows have the command id as their id. An optimistic row lives exactly as long as its command: both are
+ * written, edited, confirmed and discarded in one transaction (decision 004), so only commands still in the outbox
+ * have one to remove. Every request made through the app carries the id of the command that made it, so a catch-up
+ * brings thousands of them, long done: deleting each of those ids in four tables cost several times the page's own
+ * write (docs/decisions/017, fourth pass).
  */
 async function retireConfirmedCommands(db: PortalDb, rows: { id: string; commandId?: string }[]): Promise<void> {
-  const confirmed = rows.map((r) => r.commandId).filter((id): id is string => !!id && !rows.some((r) => r.id === id));
+  const ids = new Set(rows.map((r) => r.id));
+  const confirmed = rows.map((r) => r.commandId).filter((id): id is string => !!id && !ids.has(id));
   if (confirmed.length === 0) return;
-  // An edited command has a new id but still owns its original optimistic row (target.id).
   const commands = await db.outbox.where('id').anyOf(confirmed).toArray();
-  const optimistic = [...confirmed, ...commands.map((c) => c.target.id)];
+  if (commands.length === 0) return;
+  // An edited command has a new id but still owns its original optimistic row (target.id).
+  const optimistic = [...commands.map((c) => c.id), ...commands.map((c) => c.target.id)];
   await Promise.all([
     db.requests.bulkDelete(optimistic),
     db.refunds.bulkDelete(optimistic),
