@@ -21,6 +21,8 @@ export interface OfflineBenchOptions {
   replay: boolean;
   port: number;
   authPort: number;
+  /** Each seeded request with the command id a request made through the app carries (BENCH_COMMAND_IDS=1). */
+  commandIds: boolean;
 }
 
 export const OFFLINE_BENCH_DEFAULTS: OfflineBenchOptions = {
@@ -29,6 +31,7 @@ export const OFFLINE_BENCH_DEFAULTS: OfflineBenchOptions = {
   replay: process.env.BENCH_REPLAY !== '0',
   port: Number(process.env.BENCH_PORT ?? 8481),
   authPort: Number(process.env.BENCH_AUTH_PORT ?? 9481),
+  commandIds: process.env.BENCH_COMMAND_IDS === '1',
 };
 
 export interface OfflineFigures {
@@ -77,7 +80,7 @@ export interface DirectPhases {
 }
 
 export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Promise<OfflineFigures> {
-  const { requests: REQUESTS, commands: COMMANDS, replay: withReplay, port, authPort } = { ...OFFLINE_BENCH_DEFAULTS, ...opts };
+  const { requests: REQUESTS, commands: COMMANDS, replay: withReplay, port, authPort, commandIds } = { ...OFFLINE_BENCH_DEFAULTS, ...opts };
   // The e2e tests' Chromium: CHROMIUM_PATH, the system's or the npm-shipped one (tests/support/chromium.ts).
   const CHROMIUM = await resolveChromium();
   // Requests logged as in production (errors only), as bench/sync.ts does: the dev stack logs every request.
@@ -93,7 +96,7 @@ export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Pro
     }).then((r) => r.json() as Promise<{ localId: string; idToken: string }>);
     const auth = { authorization: `Bearer ${signUp.idToken}`, 'content-type': 'application/json' };
     await fetch(`${stack.baseUrl}/api/user`, { headers: auth }); // creates the profile
-    const seeded = await fetch(`${stack.baseUrl}/api/__test/seed-requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, count: REQUESTS }) });
+    const seeded = await fetch(`${stack.baseUrl}/api/__test/seed-requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, count: REQUESTS, withCommandIds: commandIds }) });
     if (!seeded.ok) throw new Error(`seeding failed: ${await seeded.text()}`);
 
     const context = await browser.newContext({ baseURL: stack.baseUrl });
@@ -241,7 +244,7 @@ function waitForEmptyOutbox(uid: string): Promise<number> {
 
 if (import.meta.main) {
   const f = await benchOffline();
-  console.log(`pull_requests=${f.requests} stored=${f.stored} pull_ms=${f.pullMs.toFixed(0)}`);
+  console.log(`pull_requests=${f.requests} stored=${f.stored} pull_ms=${f.pullMs.toFixed(0)}${OFFLINE_BENCH_DEFAULTS.commandIds ? ' (requests with command ids)' : ''}`);
   const p = f.phases;
   console.log(
     `pull_pages=${p.pages} fetch_ms=${p.fetchMs.toFixed(0)} read_ms=${p.readMs.toFixed(0)} apply_ms=${p.applyMs.toFixed(0)} wait_ms=${p.waitMs.toFixed(0)} (fetch overlaps apply; wait: what the overlap did not hide)`,

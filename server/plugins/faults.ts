@@ -127,14 +127,21 @@ function testRoutes(app: FastifyInstance, controls: FaultControls) {
     controls.expireTokens(uid);
     return { data: { uid } };
   });
-  /** Bulk-inserts requests for the pull benchmark, in batches of 1000. */
-  api.post('/api/__test/seed-requests', { schema: { hide: true, body: z.strictObject({ email: z.string(), count: z.number().int().min(1).max(100_000) }) } }, async (request) => {
-    const uid = await uidOf(db, request.body.email);
-    for (let done = 0; done < request.body.count; done += 1000) {
-      await insertBenchRequests(db, uid, Math.min(1000, request.body.count - done));
-    }
-    return { data: { uid, inserted: request.body.count } };
-  });
+  /**
+   * Bulk-inserts requests for the pull benchmark, in batches of 1000. `withCommandIds`: each with the command id
+   * (client_key) a request made through the app's outbox carries, which the client's pull reads (docs/decisions/017).
+   */
+  api.post(
+    '/api/__test/seed-requests',
+    { schema: { hide: true, body: z.strictObject({ email: z.string(), count: z.number().int().min(1).max(100_000), withCommandIds: z.boolean().default(false) }) } },
+    async (request) => {
+      const uid = await uidOf(db, request.body.email);
+      for (let done = 0; done < request.body.count; done += 1000) {
+        await insertBenchRequests(db, uid, Math.min(1000, request.body.count - done), request.body.withCommandIds);
+      }
+      return { data: { uid, inserted: request.body.count } };
+    },
+  );
   /** Counts rows whose text contains a marker: total and how many distinct, per table. */
   api.get('/api/__test/counts', { schema: { hide: true, querystring: z.object({ prefix: z.string().min(3) }) } }, async (request) => {
     const like = `%${request.query.prefix}%`;
@@ -161,12 +168,13 @@ async function uidOf(db: Db, email: string): Promise<string> {
   return uid;
 }
 
-async function insertBenchRequests(db: Db, uid: string, n: number) {
+async function insertBenchRequests(db: Db, uid: string, n: number, withCommandIds: boolean) {
   await db.execute(sql`
-    insert into product_requests (user_id, tool_id, product_request_type, status, total_amount, paid, request_details)
+    insert into product_requests (user_id, tool_id, product_request_type, status, total_amount, paid, request_details, client_key)
     select ${uid}, 'blockchain-analysis', 'BLOCKCHAIN_ANALYSIS', 'In Progress', 1500, 500,
            jsonb_build_object('BLOCKCHAIN_ANALYSIS_cryptoNetwork', 'ETH', 'BLOCKCHAIN_ANALYSIS_cryptoWallet', '0x' || md5(g::text),
-                              'BLOCKCHAIN_ANALYSIS_cryptoAmount', g, 'BLOCKCHAIN_ANALYSIS_exchangeUsed', 'Binance')
+                              'BLOCKCHAIN_ANALYSIS_cryptoAmount', g, 'BLOCKCHAIN_ANALYSIS_exchangeUsed', 'Binance'),
+           CASE WHEN ${withCommandIds} THEN gen_random_uuid()::text END
     from generate_series(1, ${n}) as g`);
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const transitions = vi.hoisted(() => ({ count: 0 }));
 vi.mock('react', async (importOriginal) => {
@@ -13,6 +13,7 @@ vi.mock('react', async (importOriginal) => {
 });
 
 const { asTransitions } = await import('./use-live-query.ts');
+const { CATCH_UP_REFRESH_MS, beginCatchUp } = await import('./sync/catch-up.ts');
 
 function subject<T>() {
   let next: (v: T) => void = () => undefined;
@@ -59,5 +60,55 @@ describe('asTransitions', () => {
     const wrapped = asTransitions(s.source);
     expect(wrapped.hasValue?.()).toBe(true);
     expect(wrapped.getValue?.()).toBe('cached');
+  });
+});
+
+describe('asTransitions during a catch-up', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('holds the results that come within a second of the last one and hands on the latest when the catch-up ends', () => {
+    const s = subject<string>();
+    const seen: string[] = [];
+    asTransitions(s.source).subscribe((v) => seen.push(v));
+    s.emit('before');
+    const end = beginCatchUp();
+    s.emit('page 1');
+    s.emit('page 2');
+    expect(seen).toEqual(['before']);
+    end();
+    expect(seen).toEqual(['before', 'page 2']);
+    s.emit('after');
+    expect(seen).toEqual(['before', 'page 2', 'after']);
+  });
+
+  it('still refreshes once a second during a long catch-up, with the latest result', () => {
+    vi.useFakeTimers();
+    const s = subject<number>();
+    const seen: number[] = [];
+    asTransitions(s.source).subscribe((v) => seen.push(v));
+    const end = beginCatchUp();
+    s.emit(1); // the first result of the subscription comes at once
+    s.emit(2);
+    s.emit(3);
+    expect(seen).toEqual([1]);
+    vi.advanceTimersByTime(CATCH_UP_REFRESH_MS);
+    expect(seen).toEqual([1, 3]);
+    s.emit(4);
+    end();
+    expect(seen).toEqual([1, 3, 4]);
+  });
+
+  it('hands nothing on after the unsubscribe, even when a catch-up ends with a result held', () => {
+    const s = subject<string>();
+    const seen: string[] = [];
+    const sub = asTransitions(s.source).subscribe((v) => seen.push(v));
+    const end = beginCatchUp();
+    s.emit('a');
+    s.emit('held');
+    (sub as { unsubscribe(): void }).unsubscribe();
+    end();
+    expect(seen).toEqual(['a']);
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type SyncPage, emptySyncPage as empty } from '../../../domain/sync.ts';
 import { PortalDb } from '../db.ts';
+import { isCatchingUp } from './catch-up.ts';
 import { MAX_REJECTED_ROWS, PULL_PAGE_SIZES, pull, rereadFromStart } from './pull.ts';
 
 const [FIRST_PAGE_SIZE, SECOND_PAGE_SIZE] = PULL_PAGE_SIZES;
@@ -164,6 +165,35 @@ describe('pull', () => {
     expect(asked).toEqual(['0', '5', '5']);
   });
 
+  it('is a catch-up from the first page after which more follow until it ends, failed or not; a one-page pull never is', async () => {
+    // What matters is each page's commit: it is what refreshes the screens' live queries.
+    const commits: boolean[] = [];
+    const transaction = db.transaction.bind(db) as (...args: unknown[]) => Promise<unknown>;
+    vi.spyOn(db, 'transaction').mockImplementation(((...args: unknown[]) =>
+      transaction(...args).then((result) => {
+        commits.push(isCatchingUp());
+        return result;
+      })) as typeof db.transaction);
+    const note = (message: string) => [{ id: 'n1', message, createdAt: '2026-01-01T00:00:00Z', userId: null }];
+    const pages: Record<string, SyncPage> = { '0': { ...empty('5', true), notifications: note('one') }, '5': { ...empty('9'), notifications: note('two') } };
+    await pull(db, async (cursor) => pages[cursor]);
+    expect(commits).toEqual([true, true]);
+    expect(isCatchingUp()).toBe(false);
+
+    await expect(
+      pull(db, async (cursor) => {
+        if (cursor === '9') return empty('12', true);
+        throw new Error('connection lost');
+      }),
+    ).rejects.toThrow('connection lost');
+    expect(commits.slice(2)).toEqual([true]);
+    expect(isCatchingUp()).toBe(false);
+
+    await pull(db, async () => empty('12'));
+    expect(commits.slice(3)).toEqual([false]);
+    expect(isCatchingUp()).toBe(false);
+  });
+
   it('keeps an initial form filled offline while its command is unsent', async () => {
     await db.profile.put(profile(true));
     await db.outbox.add({
@@ -222,6 +252,16 @@ describe('pull', () => {
     }));
     expect((await db.contactRequests.toArray()).map((r) => r.id).sort()).toEqual(['other', 'srv-9']);
     expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('leaves rows alone when their commands are long done: only a queued command has an optimistic row to remove', async () => {
+    // A catch-up brings every request the user made through the app, each with the command id that made it.
+    const deletes = [db.requests, db.refunds, db.contactRequests, db.contactReplies].map((table) => vi.spyOn(table, 'bulkDelete'));
+    await db.requests.add({ ...requestRow('kept'), productRequestType: 'TRACK_MASTER', status: 'Pending', refNo: null, pending: true, commandId: 'kept' });
+    const rows = Array.from({ length: 50 }, (_, i) => requestRow(`srv-${i}`, { commandId: `done-${i}` }));
+    expect(await pull(db, async () => ({ ...empty('8'), requests: rows }))).toBe(50);
+    expect(await db.requests.count()).toBe(51);
+    for (const spy of deletes) expect(spy).not.toHaveBeenCalled();
   });
 
   it('stores replies of support threads from either side and counts them in the pull', async () => {

@@ -4,6 +4,7 @@ import { LooseSyncPage, type RejectedSyncRow, type SyncPage, readSyncPage } from
 import { apiGet } from '../api.ts';
 import { type PortalDb, SYNC_CURSOR_KEY } from '../db.ts';
 import { putReadMarker } from '../notification-reads.ts';
+import { beginCatchUp } from './catch-up.ts';
 
 /** The sync's health, kept in the replica so the offline indicator can show it (see health.ts). */
 export const LAST_SYNC_KEY = 'lastSyncedAt';
@@ -28,15 +29,19 @@ export type FetchSyncPage = (cursor: string, limit: number) => Promise<unknown>;
  * Rows of commands still waiting to be sent are never overwritten here: the outbox owns them.
  * A row this app cannot read is set aside (rejectedRows) and the cursor moves on: one bad row must not
  * stop every later change from reaching the device.
+ * A pull of several pages is a catch-up: the screens are not re-rendered after every page (catch-up.ts).
  */
 export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPage): Promise<number> {
   let applied = 0;
   let pages = pagesFrom(await storedCursor(db), fetchPage);
+  let endCatchUp: (() => void) | null = null;
   try {
     for (;;) {
       const waited = performance.now();
       const { from, page, rejected } = await pages.next();
       const applying = measure('portal:pull:wait', waited);
+      // More pages follow: until the pull ends, screens refresh at most once a second (catch-up.ts).
+      if (page.hasMore) endCatchUp ??= beginCatchUp();
       const done = await applyPage(db, page, rejected, from);
       measure('portal:pull:apply', applying);
       if (done) applied += pageSize(page);
@@ -48,18 +53,20 @@ export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPag
     }
   } finally {
     pages.stop();
+    endCatchUp?.();
   }
 }
 
 /**
  * Rows asked per page, by the page's place in a pull; the last size repeats: the server's largest (SyncQuery).
  * Nothing overlaps the first fetch, so a catch-up costs that fetch plus the writes: a small first page comes back in
- * a fraction of a full one's time. The later pages are full ones: under load a catch-up is bound by the CPU the
- * server and the replica's writes need, and every page more is one more request, transaction and screen refresh
- * (a ramp of 1,000, 2,000, 4,000, 5,000 measured no better; docs/decisions/017, third pass). A pull of a few
- * changes, the usual one, fits in the first page anyway.
+ * a fraction of a full one's time. The server now reads a row in about half the time the replica writes one, so the
+ * second page, three times the first, comes about when the first is written, and the third (full) about when the
+ * second is: the writes wait less for pages than with a full second page. A ramp cost a screen refresh per page
+ * while every page re-rendered the screens (docs/decisions/017, third pass); a catch-up no longer does (catch-up.ts).
+ * A pull of a few changes, the usual one, fits in the first page anyway.
  */
-export const PULL_PAGE_SIZES = [1000, 5000] as const;
+export const PULL_PAGE_SIZES = [1000, 3000, 5000] as const;
 /**
  * Pages asked for and not yet taken by the writer: while one page is written the next two may be on their way, so
  * the server is not left waiting for the writer to ask, and no more than two pages wait in memory.
@@ -218,14 +225,20 @@ export async function readRejectedRows(db: PortalDb): Promise<RejectedRow[]> {
 /**
  * A row the server created from one of our commands (its answer may have been lost on the way) replaces
  * the optimistic copy at once, and the command is done: no duplicate on screen, no needless resend.
- * Optimistic rows have the command id as their id.
+ * Optimistic rows have the command id as their id. An optimistic row lives exactly as long as its command: both are
+ * written, edited, confirmed and discarded in one transaction (decision 004), so only commands still in the outbox
+ * have one to remove. Every request made through the app carries the id of the command that made it, so a catch-up
+ * brings thousands of them, long done: deleting each of those ids in four tables cost several times the page's own
+ * write (docs/decisions/017, fourth pass).
  */
 async function retireConfirmedCommands(db: PortalDb, rows: { id: string; commandId?: string }[]): Promise<void> {
-  const confirmed = rows.map((r) => r.commandId).filter((id): id is string => !!id && !rows.some((r) => r.id === id));
+  const ids = new Set(rows.map((r) => r.id));
+  const confirmed = rows.map((r) => r.commandId).filter((id): id is string => !!id && !ids.has(id));
   if (confirmed.length === 0) return;
-  // An edited command has a new id but still owns its original optimistic row (target.id).
   const commands = await db.outbox.where('id').anyOf(confirmed).toArray();
-  const optimistic = [...confirmed, ...commands.map((c) => c.target.id)];
+  if (commands.length === 0) return;
+  // An edited command has a new id but still owns its original optimistic row (target.id).
+  const optimistic = [...commands.map((c) => c.id), ...commands.map((c) => c.target.id)];
   await Promise.all([
     db.requests.bulkDelete(optimistic),
     db.refunds.bulkDelete(optimistic),
