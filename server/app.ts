@@ -44,7 +44,7 @@ import { syncRoutes } from './routes/sync.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { trackingRoutes } from './routes/tracking.ts';
 import { userRoutes } from './routes/user.ts';
-import { readFirstPaints, withFirstPaint } from './first-paint.ts';
+import { bootScriptHash, readFirstPaints, withFirstPaint } from './first-paint.ts';
 
 /**
  * Builds the whole app without listening (fastify/demo's app/listen split): main.ts listens, tests
@@ -147,7 +147,8 @@ function cspDirectives(config: Config) {
   const emulator = config.FIREBASE_AUTH_EMULATOR_HOST ? [`http://${config.FIREBASE_AUTH_EMULATOR_HOST}`] : [];
   return {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
+    // The one inline script: the boot script of a page with a static first paint (server/first-paint.ts).
+    scriptSrc: ["'self'", bootScriptHash],
     // Chakra (emotion) injects its styles at run time.
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:', 'blob:'],

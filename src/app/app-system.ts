@@ -11,6 +11,16 @@ export function useAppSystem(): SystemContext {
 }
 
 /**
+ * Builds the system the first render will draw with (the shell's, unless the full one is in), so that the
+ * render does not: building one is a single piece of work of 30–50 ms here (×4 on Lighthouse's phone), which the
+ * render, a transition that otherwise yields every few milliseconds, cannot split. main.tsx runs it in a task of
+ * its own before rendering.
+ */
+export function prepareAppSystem(): void {
+  if (!store.get().system) shellSystem();
+}
+
+/**
  * Loads the full theme (once) and switches the app to it. Every screen past the sign-in screen waits for it in
  * its route guard, so nothing renders with a recipe missing. A failed load (offline before the service worker
  * cached the file) is tried again on the next call.
