@@ -3,7 +3,7 @@ import { isRequestStatus } from '../domain/enums.ts';
 import type { StatusChange } from '../domain/schemas.ts';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from './db/client.ts';
-import { isoTime } from './iso-time.ts';
+import { isoTime as iso } from './iso-time.ts';
 import { auditLog, files, type productRequests } from './db/schema.ts';
 
 type RequestRow = Pick<typeof productRequests.$inferSelect, 'id' | 'createdAt' | 'status' | 'updatedAt'>;
@@ -17,8 +17,6 @@ export interface RequestExtras {
 
 /** The audit actions that move a request's status (server/routes/staff-actions.ts): price is Pending → Awaiting Payment. */
 const STATUS_ACTIONS = ['price', 'transition'];
-
-const iso = isoTime;
 
 /**
  * `column = ANY('{…}'::uuid[])`: the ids as one array parameter. A feed page has up to 5,000 requests, and

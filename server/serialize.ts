@@ -3,7 +3,7 @@ import type { StaffClient, StaffDeal, StaffFile, StaffRefund, StaffRequest } fro
 import type { deals, files, productRequests, refunds, users, visits } from './db/schema.ts';
 import type { RequestExtras } from './request-extras.ts';
 import { toUserFile } from './serialize-messages.ts';
-import { isoTime } from './iso-time.ts';
+import { isoTime as iso } from './iso-time.ts';
 import { INVOICE_LINK_TTL_MS, type SignedLinks } from './signed-links.ts';
 
 /**
@@ -37,8 +37,6 @@ type RequestRow = typeof productRequests.$inferSelect;
 type DealRow = typeof deals.$inferSelect;
 type RefundRow = typeof refunds.$inferSelect;
 type VisitRow = typeof visits.$inferSelect;
-
-const iso = isoTime;
 
 /** What is still owed: null while no total is set, never below zero, in whole cents (no 0.30000000000000004). */
 export function leftToPay(row: Pick<RequestRow, 'totalAmount' | 'paid'>): number | null {
