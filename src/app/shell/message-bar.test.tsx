@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getUiState, removeMessage, showMessage } from '../../lib/ui-state.ts';
 import { messageBarSpaceVar } from '../../components/theme-tokens.ts';
 import { shellSystem } from '../theme.ts';
+import { MessageBar, messageExitMs } from './message-bar.tsx';
 
 const system = shellSystem();
-import { MessageBar, messageExitMs } from './message-bar.tsx';
 
 function renderBar() {
   return render(

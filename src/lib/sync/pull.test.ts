@@ -10,6 +10,9 @@ const [FIRST_PAGE_SIZE, SECOND_PAGE_SIZE] = PULL_PAGE_SIZES;
 vi.mock('../firebase.ts', () => ({ getIdToken: async () => 'token' }));
 
 /** A request row as the server sends it; `over` bends one field. */
+/** The one notification n1 with `message`, as a page carries it. */
+const note = (message: string) => [{ id: 'n1', message, createdAt: '2026-01-01T00:00:00Z', userId: null }];
+
 const requestRow = (id: string, over: Record<string, unknown> = {}) => ({
   id,
   productRequestType: 'TRACK_MASTER',
@@ -54,7 +57,7 @@ describe('pull', () => {
   it('follows pages until hasMore is false, sending the stored cursor each time', async () => {
     const seen: string[] = [];
     const pages: Record<string, SyncPage> = {
-      '0': { ...empty('5', true), notifications: [{ id: 'n1', message: 'hi', createdAt: '2026-01-01T00:00:00Z', userId: null }] },
+      '0': { ...empty('5', true), notifications: note('hi') },
       '5': { ...empty('9'), contactRequests: [{ id: 'c1', subject: 's', message: 'm', createdAt: '2026-01-01T00:00:00Z', status: 'open' }] },
       '9': empty('9'),
     };
@@ -81,7 +84,6 @@ describe('pull', () => {
         log.push('committed');
         return result;
       })) as typeof db.transaction);
-    const note = (message: string) => [{ id: 'n1', message, createdAt: '2026-01-01T00:00:00Z', userId: null }];
     const pages: Record<string, SyncPage> = {
       '0': { ...empty('5', true), notifications: note('one') },
       '5': { ...empty('9', true), notifications: note('two') },
@@ -124,7 +126,7 @@ describe('pull', () => {
 
   it('drops a page asked for before the stored cursor moved (a Retry started over) and goes on from the stored cursor', async () => {
     const asked: string[] = [];
-    const page1 = { ...empty('5', true), notifications: [{ id: 'n1', message: 'hi', createdAt: '2026-01-01T00:00:00Z', userId: null }] };
+    const page1 = { ...empty('5', true), notifications: note('hi') };
     const limits: number[] = [];
     const fetchPage = async (cursor: string, limit: number) => {
       asked.push(cursor);
@@ -148,7 +150,7 @@ describe('pull', () => {
 
   it('keeps the pages applied before one that fails: the next pull asks from the last applied cursor', async () => {
     const asked: string[] = [];
-    const page1 = { ...empty('5', true), notifications: [{ id: 'n1', message: 'hi', createdAt: '2026-01-01T00:00:00Z', userId: null }] };
+    const page1 = { ...empty('5', true), notifications: note('hi') };
     await expect(
       pull(db, async (cursor) => {
         asked.push(cursor);
@@ -174,7 +176,6 @@ describe('pull', () => {
         commits.push(isCatchingUp());
         return result;
       })) as typeof db.transaction);
-    const note = (message: string) => [{ id: 'n1', message, createdAt: '2026-01-01T00:00:00Z', userId: null }];
     const pages: Record<string, SyncPage> = { '0': { ...empty('5', true), notifications: note('one') }, '5': { ...empty('9'), notifications: note('two') } };
     await pull(db, async (cursor) => pages[cursor]);
     expect(commits).toEqual([true, true]);
@@ -347,7 +348,7 @@ describe('row-tolerant pull', () => {
         ...empty('42'),
         requests: [requestRow('r1'), requestRow('r2', { status: 'Escalated' }), requestRow('r3', { paid: 'a lot' })],
         deals: [{ id: 'd1', requestId: 'r1', productRequestType: 'NEW_TOOL', Created_Time: '2026-01-01T00:00:00Z', amount: 10, invoice: null, invoiceNumber: null }],
-        notifications: [{ id: 'n1', message: 'hi', createdAt: '2026-01-01T00:00:00Z', userId: null }],
+        notifications: note('hi'),
       },
       empty('42'),
     );
