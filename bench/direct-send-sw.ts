@@ -9,6 +9,7 @@ import { loadavg } from 'node:os';
 import { chromium, type Page } from 'playwright-core';
 import { ROOT } from '../scripts/emulator.ts';
 import { startStackProcess } from '../scripts/stack-process.ts';
+import { signUp as signUpWithEmulator } from '../server/test-helper.ts';
 import { resolveChromium } from '../tests/support/chromium.ts';
 
 const N = Number(process.env.PROBE_WRITES ?? 200);
@@ -18,9 +19,7 @@ const browser = await chromium.launch({ executablePath: CHROMIUM.executablePath,
 try {
   const email = `probe-${Date.now()}@x.example`;
   const password = 'Bench#2026';
-  const signUp = await fetch(`http://${stack.authHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=bench`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password, returnSecureToken: true }),
-  }).then((r) => r.json() as Promise<{ localId: string; idToken: string }>);
+  const signUp = await signUpWithEmulator(stack.authHost, email, password);
   await fetch(`${stack.baseUrl}/api/user`, { headers: { authorization: `Bearer ${signUp.idToken}` } });
   const send = async (page: Page, label: string) => {
     const ms = await page.evaluate(async ([n, bearer]) => {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { ROOT } from '../scripts/emulator.ts';
 import { startStackProcess } from '../scripts/stack-process.ts';
+import { signUp as signUpWithEmulator } from '../server/test-helper.ts';
 import { resolveChromium } from '../tests/support/chromium.ts';
 import { addContactCommands, countRows, readIdToken } from '../tests/support/replica-probe.ts';
 
@@ -89,11 +90,7 @@ export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Pro
   try {
     const email = `bench-${Date.now()}@bench.example`;
     const password = 'Bench#2026';
-    const signUp = await fetch(`http://${stack.authHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=bench`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password, returnSecureToken: true }),
-    }).then((r) => r.json() as Promise<{ localId: string; idToken: string }>);
+    const signUp = await signUpWithEmulator(stack.authHost, email, password);
     const auth = { authorization: `Bearer ${signUp.idToken}`, 'content-type': 'application/json' };
     await fetch(`${stack.baseUrl}/api/user`, { headers: auth }); // creates the profile
     const seeded = await fetch(`${stack.baseUrl}/api/__test/seed-requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, count: REQUESTS, withCommandIds: commandIds }) });
