@@ -10,8 +10,6 @@ import { leaveIfTabWasExited } from './lib/quick-exit.ts';
 import { getAuthState, maybeSignedIn, startSession, useAuth } from './lib/session.ts';
 import { router, signedInProfile } from './router.tsx';
 
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
-
 function App() {
   const auth = useAuth();
   useEffect(() => {
@@ -38,11 +36,7 @@ if (!leaveIfTabWasExited()) {
   // index.html stays until the screen replaces it, instead of giving way to an empty page in between.
   router.update({ ...router.options, context: { auth: getAuthState(), profile: signedInProfile } });
   await router.load();
-  // The Chakra system, then the render, each in a task of its own: one long task the browser cannot interrupt
-  // (and Lighthouse counts as blocking) becomes two shorter ones, with input and paint handled in between.
-  await nextTask();
-  prepareAppSystem();
-  await nextTask();
+  await prepareAppSystem();
   const root = createRoot(document.getElementById('root')!);
   // As a transition, the first render yields to the browser every few milliseconds instead of holding the main
   // thread for its whole length (a slow phone stays responsive; the splash or static card stays until it commits).

@@ -13,14 +13,14 @@ describe('prepareAppSystem', () => {
   it("builds the shell's system before the first render needs it", async () => {
     const { prepareAppSystem } = await import('./app-system.ts');
     expect(shellSystem).not.toHaveBeenCalled();
-    prepareAppSystem();
+    await prepareAppSystem();
     expect(shellSystem).toHaveBeenCalledTimes(1);
   });
 
   it('builds nothing when the full system is in (a signed-in start draws with it)', async () => {
     const { loadFullSystem, prepareAppSystem } = await import('./app-system.ts');
     await loadFullSystem();
-    prepareAppSystem();
+    await prepareAppSystem();
     expect(shellSystem).not.toHaveBeenCalled();
   });
 });
