@@ -4,11 +4,11 @@
 //     "portal:pull" the app itself records around each pull);
 //   - the bytes a pull transfers when nothing changed;
 //   - the time to replay 1,000 queued commands through the outbox, against sending the same 1,000
-//     directly online from the same page (one after the other), and their ratio; and where the replay's time
-//     went (the sender's performance measures, the pulls meanwhile, long tasks).
+//     directly online from the same page (one after the other), and their ratio, in rounds of alternating order
+//     (medians); and where each replay's time went (the sender's performance measures, the pulls meanwhile, long tasks).
 // Prints figures only; it asserts nothing about speed.
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { type BrowserContext, type Page, chromium } from 'playwright-core';
 import { ROOT } from '../scripts/emulator.ts';
 import { startStackProcess } from '../scripts/stack-process.ts';
 import { signUp as signUpWithEmulator } from '../server/test-helper.ts';
@@ -24,6 +24,8 @@ export interface OfflineBenchOptions {
   authPort: number;
   /** Each seeded request with the command id a request made through the app carries (BENCH_COMMAND_IDS=1). */
   commandIds: boolean;
+  /** Rounds of replay and direct send, in alternating order (`BENCH_ROUNDS`, 3). */
+  rounds: number;
 }
 
 export const OFFLINE_BENCH_DEFAULTS: OfflineBenchOptions = {
@@ -33,6 +35,7 @@ export const OFFLINE_BENCH_DEFAULTS: OfflineBenchOptions = {
   port: Number(process.env.BENCH_PORT ?? 8481),
   authPort: Number(process.env.BENCH_AUTH_PORT ?? 9481),
   commandIds: process.env.BENCH_COMMAND_IDS === '1',
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
 };
 
 export interface OfflineFigures {
@@ -50,8 +53,8 @@ export interface OfflineFigures {
   emptyPullBodyBytes: number;
   emptyPullHeaderBytes: number;
   emptyPullStatus: number;
-  /** Absent when the replay was not asked for. */
-  replay?: { commands: number; replayMs: number; directMs: number; ratio: number; serverRows: number; distinctRows: number; phases: ReplayPhases; directPhases: DirectPhases };
+  /** Absent when the replay was not asked for. The medians over the rounds (`BENCH_ROUNDS`); the ratio is the median of the rounds' ratios. */
+  replay?: { commands: number; rounds: ReplayRound[]; replayMs: number; directMs: number; ratio: number; serverRows: number; distinctRows: number };
 }
 
 /**
@@ -81,7 +84,7 @@ export interface DirectPhases {
 }
 
 export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Promise<OfflineFigures> {
-  const { requests: REQUESTS, commands: COMMANDS, replay: withReplay, port, authPort, commandIds } = { ...OFFLINE_BENCH_DEFAULTS, ...opts };
+  const { requests: REQUESTS, commands: COMMANDS, replay: withReplay, port, authPort, commandIds, rounds: ROUNDS } = { ...OFFLINE_BENCH_DEFAULTS, ...opts };
   // The e2e tests' Chromium: CHROMIUM_PATH, the system's or the npm-shipped one (tests/support/chromium.ts).
   const CHROMIUM = await resolveChromium();
   // Requests logged as in production (errors only), as bench/sync.ts does: the dev stack logs every request.
@@ -150,72 +153,118 @@ export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Pro
     const figures: OfflineFigures = { requests: REQUESTS, stored, pullMs: pull, phases, timeline, emptyPullBodyBytes: Buffer.byteLength(emptyBody), emptyPullHeaderBytes: emptyHeaderBytes, emptyPullStatus: empty.status };
     if (!withReplay) return figures;
 
-    // Replay: queue COMMANDS while offline, then time from reconnect until the outbox is empty.
-    await context.setOffline(true);
-    await addContactCommands(page, signUp.localId, Array.from({ length: COMMANDS }, (_, i) => `replay-${i}`));
-    const pageStart = await page.evaluate(() => {
-      const w = window as unknown as { benchLongTasks: number[] };
-      w.benchLongTasks = [];
-      new PerformanceObserver((list) => w.benchLongTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
-      return performance.now();
-    });
-    // The end is watched from the page through one IndexedDB connection: a probe that opened one per look (and a
-    // Playwright round trip each time) would cost the page work during the replay that the direct send does not pay.
-    const emptied = page.evaluate(waitForEmptyOutbox, signUp.localId);
-    const replayStart = Date.now();
-    await context.setOffline(false);
-    const replay = (await emptied) - replayStart;
-    const replayPhases = await page.evaluate((since): ReplayPhases => {
-      const after = (name: string) => performance.getEntriesByName(name).filter((e) => e.startTime >= since);
-      const sum = (name: string) => after(name).reduce((t, e) => t + e.duration, 0);
-      const longTasks = (window as unknown as { benchLongTasks: number[] }).benchLongTasks;
-      return {
-        sends: after('portal:send:wire').length,
-        queueMs: sum('portal:send:queue'),
-        tokenMs: sum('portal:send:token'),
-        wireMs: sum('portal:send:wire'),
-        applyMs: sum('portal:send:apply'),
-        pulls: after('portal:pull').length,
-        pullMs: sum('portal:pull'),
-        longTasks: longTasks.length,
-        longTaskMs: longTasks.reduce((t, d) => t + d, 0),
-      };
-    }, pageStart);
-
-    // Direct: the same number of POSTs from the same page, one after the other, online.
-    const directStart = await page.evaluate(() => {
-      (window as unknown as { benchLongTasks: number[] }).benchLongTasks.length = 0;
-      return performance.now();
-    });
-    const direct = await page.evaluate(
-      async ([n, bearer]) => {
-        const started = performance.now();
-        for (let i = 0; i < n; i++) {
-          const res = await fetch('/api/contact', {
-            method: 'POST',
-            headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-            body: JSON.stringify({ contactRequest: { subject: `direct-${i}`, message: `Bench message direct-${i}` } }),
-          });
-          if (res.status !== 201) throw new Error(`direct send ${i}: ${res.status}`);
-        }
-        return performance.now() - started;
-      },
-      [COMMANDS, token] as const,
-    );
-    // What ran beside the direct send: the pulls its pokes caused, and the main thread's long tasks.
-    const directPhases = await page.evaluate((since): DirectPhases => {
-      const pulls = performance.getEntriesByName('portal:pull').filter((e) => e.startTime >= since);
-      const longTasks = (window as unknown as { benchLongTasks: number[] }).benchLongTasks;
-      return { pulls: pulls.length, pullMs: pulls.reduce((t, e) => t + e.duration, 0), longTasks: longTasks.length, longTaskMs: longTasks.reduce((t, d) => t + d, 0) };
-    }, directStart);
+    // The replay against the direct send, in rounds of alternating order after a warm-up, so neither pays the
+    // stack's first writes (its JIT, the database's caches) alone; the report takes the medians.
+    await sendDirect(page, WARM_UP, token, 'warm-up');
+    const rounds: ReplayRound[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const replayFirst = round % 2 === 0;
+      const direct = replayFirst ? undefined : await timeDirect(page, COMMANDS, token, round);
+      const replay = await timeReplay(context, page, signUp.localId, COMMANDS, round);
+      rounds.push({ replayFirst, ...replay, ...(direct ?? (await timeDirect(page, COMMANDS, token, round))) });
+    }
     const counts = await fetch(`${stack.baseUrl}/api/__test/counts?prefix=replay-`).then((r) => r.json() as Promise<{ data: { contact: { total: number; distinct: number } } }>);
-
-    figures.replay = { commands: COMMANDS, replayMs: replay, directMs: direct, ratio: replay / direct, serverRows: counts.data.contact.total, distinctRows: counts.data.contact.distinct, phases: replayPhases, directPhases };
+    const replayMs = median(rounds.map((r) => r.replayMs));
+    const directMs = median(rounds.map((r) => r.directMs));
+    figures.replay = { commands: COMMANDS, rounds, replayMs, directMs, ratio: median(rounds.map((r) => r.replayMs / r.directMs)), serverRows: counts.data.contact.total, distinctRows: counts.data.contact.distinct };
     return figures;
   } finally {
     await browser.close();
     await stack.stop();
   }
+}
+
+/** Direct writes sent before the first round, not timed. */
+const WARM_UP = 50;
+
+/** One round: the replay of COMMANDS queued commands and the direct send of as many, in the order `replayFirst` says. */
+export interface ReplayRound {
+  replayFirst: boolean;
+  replayMs: number;
+  directMs: number;
+  phases: ReplayPhases;
+  directPhases: DirectPhases;
+}
+
+/** Queues `n` contact messages while offline, then times from reconnect until the outbox is empty. */
+async function timeReplay(context: BrowserContext, page: Page, uid: string, n: number, round: number): Promise<Pick<ReplayRound, 'replayMs' | 'phases'>> {
+  await context.setOffline(true);
+  await addContactCommands(page, uid, Array.from({ length: n }, (_, i) => `replay-${round}-${i}`));
+  const since = await startWatchingLongTasks(page);
+  // The end is watched from the page through one IndexedDB connection: a probe that opened one per look (and a
+  // Playwright round trip each time) would cost the page work during the replay that the direct send does not pay.
+  const emptied = page.evaluate(waitForEmptyOutbox, uid);
+  const replayStart = Date.now();
+  await context.setOffline(false);
+  const replayMs = (await emptied) - replayStart;
+  const phases = await page.evaluate((since): ReplayPhases => {
+    const after = (name: string) => performance.getEntriesByName(name).filter((e) => e.startTime >= since);
+    const sum = (name: string) => after(name).reduce((t, e) => t + e.duration, 0);
+    const longTasks = (window as unknown as { benchLongTasks: number[] }).benchLongTasks;
+    return {
+      sends: after('portal:send:wire').length,
+      queueMs: sum('portal:send:queue'),
+      tokenMs: sum('portal:send:token'),
+      wireMs: sum('portal:send:wire'),
+      applyMs: sum('portal:send:apply'),
+      pulls: after('portal:pull').length,
+      pullMs: sum('portal:pull'),
+      longTasks: longTasks.length,
+      longTaskMs: longTasks.reduce((t, d) => t + d, 0),
+    };
+  }, since);
+  return { replayMs, phases };
+}
+
+/** The same number of POSTs from the same page, one after the other, online; with what ran beside them. */
+async function timeDirect(page: Page, n: number, token: string, round: number): Promise<Pick<ReplayRound, 'directMs' | 'directPhases'>> {
+  const since = await startWatchingLongTasks(page);
+  const directMs = await sendDirect(page, n, token, `direct-${round}`);
+  const directPhases = await page.evaluate((since): DirectPhases => {
+    const pulls = performance.getEntriesByName('portal:pull').filter((e) => e.startTime >= since);
+    const longTasks = (window as unknown as { benchLongTasks: number[] }).benchLongTasks;
+    return { pulls: pulls.length, pullMs: pulls.reduce((t, e) => t + e.duration, 0), longTasks: longTasks.length, longTaskMs: longTasks.reduce((t, d) => t + d, 0) };
+  }, since);
+  return { directMs, directPhases };
+}
+
+/** Sends `n` contact messages from the page, one after the other; resolves with the milliseconds they took. */
+function sendDirect(page: Page, n: number, token: string, prefix: string): Promise<number> {
+  return page.evaluate(
+    async ([n, bearer, prefix]) => {
+      const started = performance.now();
+      for (let i = 0; i < n; i++) {
+        const res = await fetch('/api/contact', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+          body: JSON.stringify({ contactRequest: { subject: `${prefix}-${i}`, message: `Bench message ${prefix}-${i}` } }),
+        });
+        if (res.status !== 201) throw new Error(`direct send ${prefix}-${i}: ${res.status}`);
+      }
+      return performance.now() - started;
+    },
+    [n, token, prefix] as const,
+  );
+}
+
+/** Starts (or restarts) collecting the main thread's long tasks in the page; resolves with the page's clock. */
+function startWatchingLongTasks(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const w = window as unknown as { benchLongTasks?: number[] };
+    if (!w.benchLongTasks) {
+      const tasks: number[] = [];
+      w.benchLongTasks = tasks;
+      new PerformanceObserver((list) => tasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+    }
+    w.benchLongTasks.length = 0;
+    return performance.now();
+  });
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** In the page: resolves with the time (Date.now) its look first finds the outbox empty; looks every 50 ms. */
@@ -250,13 +299,16 @@ if (import.meta.main) {
   console.log(`empty_pull_body_bytes=${f.emptyPullBodyBytes} empty_pull_header_bytes≈${f.emptyPullHeaderBytes} status=${f.emptyPullStatus}`);
   if (f.replay) {
     const r = f.replay;
-    console.log(`replay_commands=${r.commands} replay_ms=${r.replayMs} direct_ms=${r.directMs.toFixed(0)} ratio=${r.ratio.toFixed(2)} (replayed rows on server: ${r.serverRows}, distinct ${r.distinctRows})`);
-    const ph = r.phases;
     const ms = (v: number) => v.toFixed(0);
-    console.log(
-      `replay_phases sends=${ph.sends} queue_ms=${ms(ph.queueMs)} token_ms=${ms(ph.tokenMs)} wire_ms=${ms(ph.wireMs)} apply_ms=${ms(ph.applyMs)} pulls=${ph.pulls} pull_ms=${ms(ph.pullMs)} long_tasks=${ph.longTasks} long_task_ms=${ms(ph.longTaskMs)}`,
-    );
-    const dp = r.directPhases;
-    console.log(`direct_phases pulls=${dp.pulls} pull_ms=${ms(dp.pullMs)} long_tasks=${dp.longTasks} long_task_ms=${ms(dp.longTaskMs)}`);
+    console.log(`replay_commands=${r.commands} replay_ms=${ms(r.replayMs)} direct_ms=${ms(r.directMs)} ratio=${r.ratio.toFixed(2)} (medians of ${r.rounds.length} rounds; replayed rows on server: ${r.serverRows}, distinct ${r.distinctRows})`);
+    for (const [i, round] of r.rounds.entries()) {
+      const ph = round.phases;
+      const dp = round.directPhases;
+      console.log(`round ${i + 1} (${round.replayFirst ? 'replay first' : 'direct first'}): replay_ms=${ms(round.replayMs)} direct_ms=${ms(round.directMs)} ratio=${(round.replayMs / round.directMs).toFixed(2)}`);
+      console.log(
+        `  replay_phases sends=${ph.sends} queue_ms=${ms(ph.queueMs)} token_ms=${ms(ph.tokenMs)} wire_ms=${ms(ph.wireMs)} apply_ms=${ms(ph.applyMs)} pulls=${ph.pulls} pull_ms=${ms(ph.pullMs)} long_tasks=${ph.longTasks} long_task_ms=${ms(ph.longTaskMs)}`,
+      );
+      console.log(`  direct_phases pulls=${dp.pulls} pull_ms=${ms(dp.pullMs)} long_tasks=${dp.longTasks} long_task_ms=${ms(dp.longTaskMs)}`);
+    }
   }
 }

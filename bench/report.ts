@@ -77,10 +77,12 @@ async function offlineFigures() {
     notes.push(`pull: ${p.pages} pages; network + JSON ${p.fetchMs.toFixed(0)} ms, row checks ${p.readMs.toFixed(0)} ms, Dexie ${p.applyMs.toFixed(0)} ms (overlapping), waiting for a page ${p.waitMs.toFixed(0)} ms`);
     if (f.replay) {
       const r = f.replay;
-      lines.push({ figure: `replay ${r.commands} queued commands vs sending them directly`, value: `ratio ${r.ratio.toFixed(2)} (${(r.replayMs / 1000).toFixed(1)} s vs ${(r.directMs / 1000).toFixed(1)} s)`, goal: 'ratio ≤ 1.2', met: r.ratio <= 1.2, load: load() });
+      const rounds = r.rounds.map((round) => `${(round.replayMs / round.directMs).toFixed(2)} (${round.replayFirst ? 'replay' : 'direct'} first)`).join(', ');
+      lines.push({ figure: `replay ${r.commands} queued commands vs sending them directly`, value: `ratio ${r.ratio.toFixed(2)} (${(r.replayMs / 1000).toFixed(1)} s vs ${(r.directMs / 1000).toFixed(1)} s; medians; rounds ${rounds})`, goal: 'ratio ≤ 1.2', met: r.ratio <= 1.2, load: load() });
       // Today's direct send, from the issue's table: 19 s for 1,000.
-      lines.push({ figure: `sending ${r.commands} commands directly`, value: `${(r.directMs / 1000).toFixed(1)} s`, goal: '≤ 9.5 s (2× faster than 19 s)', met: r.directMs <= 9500, load: load() });
-      if (r.serverRows !== r.commands || r.distinctRows !== r.commands) notes.push(`replay: the server holds ${r.serverRows} rows (${r.distinctRows} distinct) for ${r.commands} commands`);
+      lines.push({ figure: `sending ${r.commands} commands directly`, value: `${(r.directMs / 1000).toFixed(1)} s (median)`, goal: '≤ 9.5 s (2× faster than 19 s)', met: r.directMs <= 9500, load: load() });
+      const queued = r.commands * r.rounds.length;
+      if (r.serverRows !== queued || r.distinctRows !== queued) notes.push(`replay: the server holds ${r.serverRows} rows (${r.distinctRows} distinct) for ${queued} commands`);
     }
   } catch (err) {
     fail('pull 10,000 requests / replay 1,000 commands', '', err);
