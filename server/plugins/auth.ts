@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
+import { feedHead } from '../change-heads.ts';
 import { users } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import { createTokenChecks, type TokenCheckOptions, type TokenChecks } from '../token-checks.ts';
@@ -27,6 +28,8 @@ declare module 'fastify' {
     userOrNull: AuthUser | null;
     /** When the ID token was issued (seconds since epoch). */
     tokenIssuedAt: number;
+    /** The newest seq of the caller's sync feed, read with their roles (server/change-heads.ts); null when not known. */
+    feedHead: string | null;
   }
   interface FastifyInstance {
     /** The caller, from a token checked in full within the last minute for reads; asked afresh for writes. */
@@ -56,11 +59,14 @@ export const authPlugin = fp<{ tokenChecks?: Partial<TokenCheckOptions> }>(
     app.decorateRequest('userOrNull', null);
     app.decorateRequest('user', { getter: signedInUser });
     app.decorateRequest('tokenIssuedAt', 0);
+    app.decorateRequest('feedHead', null);
 
     const signIn = async (request: FastifyRequest, fresh: boolean) => {
       const token = await verifyBearer(tokens, request.headers.authorization, fresh);
       request.tokenIssuedAt = token.issuedAt;
-      request.userOrNull = await loadOrCreateUser(app.db, roles, token);
+      const { user, head } = await loadOrCreateUser(app.db, roles, token);
+      request.userOrNull = user;
+      request.feedHead = head;
     };
     app.decorate('authenticate', (request: FastifyRequest) => signIn(request, !READS.has(request.method)));
     app.decorate('authenticateFresh', (request: FastifyRequest) => signIn(request, true));
@@ -99,27 +105,34 @@ async function verifyBearer(tokens: TokenChecks, header = '', fresh: boolean) {
  */
 const roleColumns = { uid: users.uid, email: users.email, isAdmin: users.isAdmin, isStaff: users.isStaff, isClient: users.isClient };
 
-type RoleRow = { uid: string; email: string; isAdmin: boolean; isStaff: boolean; isClient: boolean };
+type RoleRow = { uid: string; email: string; isAdmin: boolean; isStaff: boolean; isClient: boolean; feedHead: string | null };
 
 /**
  * The role lookup as a statement prepared once per app: drizzle builds its text once, and node-postgres prepares it
- * once per connection instead of planning it on every request.
+ * once per connection instead of planning it on every request. It also reads the head of the caller's sync feed, a
+ * primary-key lookup of two rows, so the pull with nothing new needs no statement of its own (docs/decisions/018).
  */
 function rolesOf(db: Db): (uid: string) => Promise<RoleRow | undefined> {
-  const query = db.select(roleColumns).from(users).where(eq(users.uid, sql.placeholder('uid'))).limit(1).prepare('auth_roles');
+  const query = db
+    .select({ ...roleColumns, feedHead: feedHead(users.uid) })
+    .from(users)
+    .where(eq(users.uid, sql.placeholder('uid')))
+    .limit(1)
+    .prepare('auth_roles');
   return async (uid) => (await query.execute({ uid }))[0];
 }
 
-async function loadOrCreateUser(db: Db, roles: (uid: string) => Promise<RoleRow | undefined>, identity: { uid: string; email: string | null }): Promise<AuthUser> {
+async function loadOrCreateUser(db: Db, roles: (uid: string) => Promise<RoleRow | undefined>, identity: { uid: string; email: string | null }): Promise<{ user: AuthUser; head: string | null }> {
   const row =
     (await roles(identity.uid)) ??
     (await db
       .insert(users)
       .values({ uid: identity.uid, email: identity.email ?? '', isClient: false, filledInitialForm: false })
       .onConflictDoNothing()
-      .returning(roleColumns)
+      // Just created: its feed's head is not known here, so the first pull takes the full query.
+      .returning({ ...roleColumns, feedHead: sql<string | null>`null` })
       .then(async (rows) => rows[0] ?? (await roles(identity.uid))));
   // Inserted, or inserted by a concurrent first request: there is a row now, unless the database lost it.
   if (!row) throw new Error(`no profile row for ${identity.uid} after creating it`);
-  return { uid: row.uid, email: row.email, isAdmin: row.isAdmin, isStaff: row.isStaff || row.isAdmin, isClient: row.isClient };
+  return { user: { uid: row.uid, email: row.email, isAdmin: row.isAdmin, isStaff: row.isStaff || row.isAdmin, isClient: row.isClient }, head: row.feedHead };
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SyncPage, SyncQuery, emptySyncPage } from '../../domain/sync.ts';
-import { changedSince } from '../change-heads.ts';
+import { hasNewer } from '../change-heads.ts';
 import type { Db } from '../db/client.ts';
 import { businessSettings, contactReplies, contactRequests, deals, files, notificationReads, notifications, refunds, trackingLinks, users } from '../db/schema.ts';
 import { toDeal, toProfile, toRefund } from '../serialize.ts';
@@ -41,7 +41,6 @@ const either = (a: SQL, b: SQL): SQL => sql`(${a} or ${b})`;
 export async function syncRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const links = createSignedLinks(app.config.downloadSecret);
-  const hasChanges = changedSince(app.db);
 
   api.get(
     '/sync',
@@ -51,8 +50,9 @@ export async function syncRoutes(app: FastifyInstance) {
       const { cursor, limit } = request.query;
       reply.header('cache-control', 'no-store');
 
-      // The common answer, nothing new, is one primary-key lookup (server/change-heads.ts); the rest runs only when rows come.
-      if (!(await hasChanges(uid, cursor))) return { data: emptySyncPage(cursor) };
+      // The common answer, nothing new, comes from the feed's head read with the caller's roles (server/change-heads.ts);
+      // the rest runs only when rows come.
+      if (!hasNewer(request.feedHead, cursor)) return { data: emptySyncPage(cursor) };
       const next = await nextChanges(app.db, uid, cursor, limit);
       const page = emptySyncPage(cursor, next.hasMore);
       if (next.upper === null) return { data: page };
