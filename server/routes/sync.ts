@@ -33,10 +33,10 @@ const either = (a: SQL, b: SQL): SQL => sql`(${a} or ${b})`;
  * (migrations/0001_change_seq.sql), so rows commit in seq order and "seq > cursor" never skips one
  * (docs/decisions/001-delta-sync-and-idempotency.md).
  *
- * Two steps keep a pull with nothing new at one indexed query: first the (table, seq) pairs of the
- * next `limit + 1` changes across all tables, then, only for the tables that have any, the rows in
- * (cursor, last seq taken]. A row updated between the two steps moves above that bound and comes in
- * the next pull, so nothing is lost.
+ * A pull with nothing new runs no statement of its own (the feed's head comes with the caller's roles). Otherwise
+ * two steps: first the (table, seq) pairs of the next `limit + 1` changes across all tables, then, only for the
+ * tables that have any, the rows in (cursor, last seq taken]. A row updated between the two steps moves above that
+ * bound and comes in the next pull, so nothing is lost.
  */
 export async function syncRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
