@@ -20,7 +20,7 @@ export function QuickExitButton() {
   }, []);
   return (
     <>
-      <Box height={{ base: '14', md: '0' }} bg="portal.background" aria-hidden="true" />
+      <Box height={{ base: '14', md: '0' }} aria-hidden="true" />
       <Button
         position="fixed"
         zIndex="max"
