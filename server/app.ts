@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -55,7 +55,7 @@ export async function buildApp(services: Services, opts: { logger?: boolean; log
   const logEveryRequest = (services.config.LOG_REQUESTS ?? (services.config.NODE_ENV === 'production' ? 'errors' : 'all')) === 'all';
   const app = Fastify({
     logger: opts.logger || opts.logStream ? { level: 'info', serializers: logSerializers, ...(opts.logStream ? { stream: opts.logStream } : {}) } : false,
-    disableRequestLogging: !logEveryRequest,
+    logController: new LogController({ disableRequestLogging: !logEveryRequest }),
     bodyLimit: 1024 * 1024,
     // Firebase uids run to 128 characters; the default cap of 100 would answer 414 before our validation.
     routerOptions: { maxParamLength: 200 },
