@@ -24,7 +24,7 @@ export interface OfflineBenchOptions {
   authPort: number;
   /** Each seeded request with the command id a request made through the app carries (BENCH_COMMAND_IDS=1). */
   commandIds: boolean;
-  /** Rounds of replay and direct send, in alternating order (`BENCH_ROUNDS`, 3). */
+  /** Rounds of replay and direct send, in alternating order (`BENCH_ROUNDS`, 4: each order twice). */
   rounds: number;
 }
 
@@ -35,7 +35,7 @@ export const OFFLINE_BENCH_DEFAULTS: OfflineBenchOptions = {
   port: Number(process.env.BENCH_PORT ?? 8481),
   authPort: Number(process.env.BENCH_AUTH_PORT ?? 9481),
   commandIds: process.env.BENCH_COMMAND_IDS === '1',
-  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 4),
 };
 
 export interface OfflineFigures {
