@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createWorkQueue } from './capture-queue.ts';
 import { createLinkCache } from './link-cache.ts';
 import { createCaptureLimiter } from './rate-limit.ts';
@@ -36,14 +36,23 @@ describe('createCaptureLimiter', () => {
 
 describe('createLinkCache', () => {
   const link = { id: 'id', destination: null, disabled: false };
+  // Entries expire on the clock (a miss after 100 ms): frozen, so a pause of the test process between two
+  // reads (a loaded machine) cannot expire what the test expects to be cached. Later reads name their time.
+  const freeze = () => vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 0, 1, 12) });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('reads the database once per slug while fresh, and once for many visits arriving together', async () => {
+    freeze();
     const cache = createLinkCache({ ttlMs: 1000, missTtlMs: 100, maxEntries: 10 });
     const load = vi.fn(async () => link);
     await Promise.all([cache.get('s', load), cache.get('s', load), cache.get('s', load)]);
     await cache.get('s', load);
     expect(load).toHaveBeenCalledTimes(1);
-    await cache.get('s', load, Date.now() + 2000);
+    await cache.get('s', load, Date.now() + 999);
+    expect(load).toHaveBeenCalledTimes(1);
+    await cache.get('s', load, Date.now() + 1000);
     expect(load).toHaveBeenCalledTimes(2);
   });
 
@@ -65,12 +74,13 @@ describe('createLinkCache', () => {
   });
 
   it('keeps an unknown slug briefly, and never more than maxEntries slugs', async () => {
+    freeze();
     const cache = createLinkCache({ ttlMs: 60_000, missTtlMs: 100, maxEntries: 2 });
     const miss = vi.fn(async () => null);
     await cache.get('a', miss);
-    await cache.get('a', miss);
+    await cache.get('a', miss, Date.now() + 99);
     expect(miss).toHaveBeenCalledTimes(1);
-    await cache.get('a', miss, Date.now() + 200);
+    await cache.get('a', miss, Date.now() + 100);
     expect(miss).toHaveBeenCalledTimes(2);
     await cache.get('b', async () => link);
     await cache.get('c', async () => link);

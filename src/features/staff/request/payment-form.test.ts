@@ -1,6 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatDateEntry } from '../../../lib/date-entry.ts';
-import { todayIso } from '../shared/format.ts';
 import { parseMoney } from '../shared/parse-money.ts';
 import { validatePayment } from './payment-form.tsx';
 
@@ -19,11 +18,22 @@ describe('parseMoney', () => {
 });
 
 describe('validatePayment', () => {
+  // "Today" is read when the module loads and again in each test: with the real clock, a run that crossed
+  // midnight (local time) between the two reads compared yesterday with today. The day is fixed instead,
+  // a second before local midnight, where a slow read would have crossed it.
+  const today = new Date(2026, 10, 26, 23, 59, 59).getTime();
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ['Date'], now: today });
+  });
+  afterAll(() => {
+    vi.useRealTimers();
+  });
   // The day as staff type it, DD/MM/YYYY; sent as the API's YYYY-MM-DD.
-  const values = { amount: '100', method: 'CARD' as const, paidAt: formatDateEntry(Date.now()), reference: ' ref-1 ' };
+  const values = { amount: '100', method: 'CARD' as const, paidAt: formatDateEntry(today), reference: ' ref-1 ' };
 
   it('gives the fields to send when the form is right', () => {
-    expect(validatePayment(values, 150)).toEqual({ errors: {}, fields: { amount: 100, method: 'CARD', paidAt: todayIso(), reference: 'ref-1' } });
+    expect(values.paidAt).toBe('26/11/2026');
+    expect(validatePayment(values, 150)).toEqual({ errors: {}, fields: { amount: 100, method: 'CARD', paidAt: '2026-11-26', reference: 'ref-1' } });
   });
 
   it('reads the day first: 05/04/2026 is 5 April', () => {
@@ -39,7 +49,7 @@ describe('validatePayment', () => {
   });
 
   it('refuses more than is left to pay, a missing method and a future date', () => {
-    const { errors, fields } = validatePayment({ amount: '200', method: '', paidAt: formatDateEntry(Date.now() + 2 * 86_400_000), reference: '' }, 150);
+    const { errors, fields } = validatePayment({ amount: '200', method: '', paidAt: '27/11/2026', reference: '' }, 150);
     expect(fields).toBeUndefined();
     expect(errors).toEqual({
       amount: 'Amount cannot be more than the $150.00 left to pay',
