@@ -51,14 +51,7 @@ export async function renderInvoicePdf(invoice: InvoiceData): Promise<Buffer> {
   writer.text(invoice.client.name, MARGIN, top - 112, { size: 12 });
   writer.text(invoice.client.email, MARGIN, top - 128, { size: 11, color: MUTED });
 
-  const lines: [string, string][] = [
-    ['Service', invoice.service],
-    ['Request', invoice.requestId],
-    ['Payment date', formatDate(`${invoice.paidAt}T12:00:00Z`)],
-    ['Payment method', invoice.method],
-    ['Reference', invoice.reference || '-'],
-    ['Amount paid', formatMoney(invoice.amount)],
-  ];
+  const lines = invoiceLines(invoice);
   const afterLines = writer.table(['Description', 'Details'], lines, top - 170);
 
   const totals: [string, string][] = [
@@ -116,6 +109,20 @@ function pageWriter(page: PDFPage, fonts: { regular: PDFFont; bold: PDFFont }) {
  * The standard Helvetica font only has the WinAnsi characters: anything else (an emoji, a Cyrillic
  * name) becomes '?', and line breaks become spaces, since drawText would otherwise throw.
  */
+/** The invoice's table of what was paid, as printed. */
+export function invoiceLines(invoice: InvoiceData): [string, string][] {
+  return [
+    ['Service', invoice.service],
+    ['Request', invoice.requestId],
+    // A calendar date (YYYY-MM-DD), read as that day wherever the server runs: as an instant it printed the next
+    // day on a server east of UTC+12.
+    ['Payment date', formatDate(invoice.paidAt)],
+    ['Payment method', invoice.method],
+    ['Reference', invoice.reference || '-'],
+    ['Amount paid', formatMoney(invoice.amount)],
+  ];
+}
+
 export function winAnsi(value: string, supported: Set<number>): string {
   // Array.from yields whole characters, so codePointAt(0) always has one; ?? only satisfies the type.
   return Array.from(value.replace(/[\r\n\t]+/g, ' '), (ch) => (supported.has(ch.codePointAt(0) ?? -1) ? ch : '?')).join('');
