@@ -393,11 +393,12 @@ describe('sender loop, several lanes at once', () => {
       network.of(landing).answer(created(landing));
       await vi.waitFor(() => expect(network.ids()).toContain(next));
     }
+    // The fourth answer's transaction has marked c12 (waited for: a slow run may take longer than a settle).
+    await vi.waitFor(async () => expect(await statuses()).toEqual(Object.fromEntries(ids.slice(4).map((id) => [id, 'sending']))));
     await settle();
     // Four answers stored, each with the look that marked one more: no transaction of its own for a look.
     expect(transactions).toHaveBeenCalledTimes(4);
     expect(network.open().map((r) => r.id)).toEqual(['c5', 'c6', 'c7', 'c8']);
-    expect(await statuses()).toEqual(Object.fromEntries(ids.slice(4).map((id) => [id, 'sending'])));
     await answerAll(network, clock, db);
     controller.abort();
     await sender.done;
@@ -476,6 +477,8 @@ describe('sender loop, several lanes at once', () => {
     expect(network.open()).toHaveLength(1);
 
     network.of('c5').answer(status(503));
+    // The probe's failure is stored (and the brake told) before time moves on.
+    await vi.waitFor(async () => expect((await statuses()).c5).toBe('pending'));
     await settle();
     clock.advance(11_999);
     await settle();
