@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SyncPage } from '../../domain/sync.ts';
+import { z } from 'zod';
+import { LooseSyncPage, SyncPage, readSyncPage } from '../../domain/sync.ts';
 import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, staffWatches, users } from '../db/schema.ts';
 import { backends, createTestApp, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
 import { nextChanges } from './sync.ts';
@@ -423,6 +424,30 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
     const { page } = await pull(u, start.cursor);
     expect(page.deals).toHaveLength(1);
     expect(page.deals[0].invoice).toMatch(new RegExp(`^/api/download/${inv.id}\\.\\d+\\.[A-Za-z0-9_-]{43}$`));
+  });
+
+  it('a page as sent is exactly what the full response schema makes of it: no field more, none missing', async () => {
+    const u = await t.user();
+    const { page: start } = await pull(u);
+    await seedFor(u.uid, 3);
+    const { res } = await pull(u, start.cursor);
+    const sent = res.json();
+    expect(sent.data.requests).toHaveLength(3);
+    // The requests' rows skip the server's check (serializeSyncPage): they must already be what the schema would send.
+    expect(z.object({ data: SyncPage }).encode(sent)).toEqual(sent);
+  });
+
+  it('a request the schema cannot read (details nested deeper than a screen shows) still goes out: the client sets it aside instead of every pull failing', async () => {
+    const u = await t.user();
+    const { page: start } = await pull(u);
+    const seeded = await seedFor(u.uid, 2);
+    await t.services.db.update(productRequests).set({ requestDetails: { nested: { deeper: 1 } } as never }).where(eq(productRequests.id, seeded.requests[0]));
+    const res = await t.app.inject({ method: 'GET', url: `/api/sync?cursor=${start.cursor}`, headers: u.headers });
+    expect(res.statusCode, res.body).toBe(200);
+    const { page, rejected } = readSyncPage(LooseSyncPage.parse(res.json().data));
+    expect(rejected).toEqual([expect.objectContaining({ table: 'requests', id: seeded.requests[0] })]);
+    expect(page.requests.map((r) => r.id)).toEqual([seeded.requests[1]]);
+    expect(BigInt(page.cursor)).toBeGreaterThan(BigInt(start.cursor));
   });
 
   it('a cursor from the future returns nothing and keeps the cursor', async () => {
