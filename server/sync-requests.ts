@@ -27,7 +27,8 @@ export async function syncRequests(db: Db, uid: string, cursor: string, upper: s
     WHERE user_id = ${uid} AND seq > ${cursor}::bigint AND seq <= ${upper}::bigint
   `);
   const [{ page }] = (result as unknown as { rows: { page: string }[] }).rows;
-  // Positional, in the order selected above; the response schema checks every row sent.
+  // Positional, in the order selected above. The route sends them unchecked (routes/sync.ts, serializeSyncPage); the client
+  // checks every row with zod before its replica takes it.
   const rows = (JSON.parse(page) as RowColumns[]).map(
     ([id, productRequestType, refNo, createdAt, status, contractSigned, totalAmount, paid, requestDetails, attachments, updatedAt, rejectionReason, clientKey]): ClientRequestRow => ({
       id,
