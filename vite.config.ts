@@ -4,7 +4,11 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -31,6 +35,38 @@ function inlineStylesheets(): Plugin {
   };
 }
 
+/** Files worth compressing (fonts and images are compressed already). */
+const COMPRESSIBLE = /\.(js|css|svg|json)$/;
+
+/**
+ * Every hashed asset also written brotli'd (quality 11) and gzipped (level 9) beside itself, once at build time: the
+ * server sends those as they are (@fastify/static's preCompressed) instead of compressing each asset on every request,
+ * which cost the API process CPU on every first visit (the service worker fetches all of them) and gave larger files
+ * (brotli 4, the on-the-fly setting). Only `assets/`: its files never change after the build, whereas sw.js is written
+ * later by the PWA plugin and stays compressed on the fly (docs/decisions/017, sixth pass).
+ */
+function precompressAssets(): Plugin {
+  const brotli = promisify(brotliCompress);
+  const gzipped = promisify(gzip);
+  return {
+    name: 'portal:precompress-assets',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const files = Object.values(bundle).filter((file) => file.fileName.startsWith('assets/') && COMPRESSIBLE.test(file.fileName));
+      await Promise.all(
+        files.map(async (file) => {
+          const source = Buffer.from(file.type === 'chunk' ? file.code : file.source);
+          if (source.length < 1024) return;
+          const path = join(options.dir!, file.fileName);
+          const params = { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: source.length };
+          await writeFile(`${path}.br`, await brotli(source, { params }));
+          await writeFile(`${path}.gz`, await gzipped(source, { level: 9 }));
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
   // Shown in the footer, so support (and the update test) can tell which build a device runs.
   define: { __APP_VERSION__: JSON.stringify(process.env.APP_VERSION ?? pkg.version) },
@@ -38,6 +74,7 @@ export default defineConfig({
     tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes', generatedRouteTree: 'src/route-tree.gen.ts' }),
     react(),
     inlineStylesheets(),
+    precompressAssets(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',

@@ -24,6 +24,11 @@ export interface OfflineBenchOptions {
   authPort: number;
   /** Each seeded request with the command id a request made through the app carries (BENCH_COMMAND_IDS=1). */
   commandIds: boolean;
+  /**
+   * Sign in at once on the very first visit, while the service worker is still fetching and storing the whole app
+   * (BENCH_FIRST_VISIT=1). By default the bench waits for the worker first, as on any visit after the first.
+   */
+  firstVisit: boolean;
   /** Rounds of replay and direct send, in alternating order (`BENCH_ROUNDS`, 4: each order twice). */
   rounds: number;
 }
@@ -35,6 +40,7 @@ export const OFFLINE_BENCH_DEFAULTS: OfflineBenchOptions = {
   port: Number(process.env.BENCH_PORT ?? 8481),
   authPort: Number(process.env.BENCH_AUTH_PORT ?? 9481),
   commandIds: process.env.BENCH_COMMAND_IDS === '1',
+  firstVisit: process.env.BENCH_FIRST_VISIT === '1',
   rounds: Number(process.env.BENCH_ROUNDS ?? 4),
 };
 
@@ -84,7 +90,7 @@ export interface DirectPhases {
 }
 
 export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Promise<OfflineFigures> {
-  const { requests: REQUESTS, commands: COMMANDS, replay: withReplay, port, authPort, commandIds, rounds: ROUNDS } = { ...OFFLINE_BENCH_DEFAULTS, ...opts };
+  const { requests: REQUESTS, commands: COMMANDS, replay: withReplay, port, authPort, commandIds, firstVisit, rounds: ROUNDS } = { ...OFFLINE_BENCH_DEFAULTS, ...opts };
   // The e2e tests' Chromium: CHROMIUM_PATH, the system's or the npm-shipped one (tests/support/chromium.ts).
   const CHROMIUM = await resolveChromium();
   // Requests logged as in production (errors only), as bench/sync.ts does: the dev stack logs every request.
@@ -99,9 +105,15 @@ export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Pro
     const seeded = await fetch(`${stack.baseUrl}/api/__test/seed-requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, count: REQUESTS, withCommandIds: commandIds }) });
     if (!seeded.ok) throw new Error(`seeding failed: ${await seeded.text()}`);
 
+    await warmSyncRoute(stack.baseUrl, stack.authHost);
+
     const context = await browser.newContext({ baseURL: stack.baseUrl });
     const page = await context.newPage();
     await page.goto('/login');
+    // A catch-up happens on a device the app is installed on. On the first visit the service worker fetches and
+    // stores every file of the app (about 95) while the person types; signing in at machine speed instead put that
+    // work on the pull's CPU (docs/decisions/017, sixth pass). BENCH_FIRST_VISIT=1 measures that case.
+    if (!firstVisit) await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
@@ -171,6 +183,28 @@ export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Pro
   } finally {
     await browser.close();
     await stack.stop();
+  }
+}
+
+/**
+ * Another user's catch-up of 1,000 requests, pulled from Node before the timed one: a server that has been running
+ * has served sync pages before. On a stack just started, the first page of the timed pull paid the route's first run
+ * (its JIT, the database's first plans): 140 ms for 1,000 rows against 16 ms for the same 1,000 rows at the end of
+ * the pull (docs/decisions/017, sixth pass). The replay rounds have their warm-up for the same reason.
+ */
+async function warmSyncRoute(baseUrl: string, authHost: string): Promise<void> {
+  const email = `warm-${Date.now()}@bench.example`;
+  const { idToken } = await signUpWithEmulator(authHost, email, 'Bench#2026');
+  const headers = { authorization: `Bearer ${idToken}` };
+  await fetch(`${baseUrl}/api/user`, { headers });
+  const seeded = await fetch(`${baseUrl}/api/__test/seed-requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, count: 1000 }) });
+  if (!seeded.ok) throw new Error(`seeding the warm-up failed: ${await seeded.text()}`);
+  let cursor = '0';
+  for (let pages = 0; pages < 10; pages++) {
+    const res = await fetch(`${baseUrl}/api/sync?cursor=${encodeURIComponent(cursor)}&limit=300`, { headers });
+    const { data } = (await res.json()) as { data: { cursor: string; hasMore: boolean } };
+    if (!data.hasMore) return;
+    cursor = data.cursor;
   }
 }
 
@@ -293,7 +327,9 @@ function waitForEmptyOutbox(uid: string): Promise<number> {
 
 if (import.meta.main) {
   const f = await benchOffline();
-  console.log(`pull_requests=${f.requests} stored=${f.stored} pull_ms=${f.pullMs.toFixed(0)}${OFFLINE_BENCH_DEFAULTS.commandIds ? ' (requests with command ids)' : ''}`);
+  console.log(
+    `pull_requests=${f.requests} stored=${f.stored} pull_ms=${f.pullMs.toFixed(0)}${OFFLINE_BENCH_DEFAULTS.commandIds ? ' (requests with command ids)' : ''}${OFFLINE_BENCH_DEFAULTS.firstVisit ? ' (first visit: the service worker still storing the app)' : ''}`,
+  );
   const p = f.phases;
   console.log(
     `pull_pages=${p.pages} fetch_ms=${p.fetchMs.toFixed(0)} read_ms=${p.readMs.toFixed(0)} apply_ms=${p.applyMs.toFixed(0)} wait_ms=${p.waitMs.toFixed(0)} (fetch overlaps apply; wait: what the overlap did not hide)`,

@@ -214,6 +214,8 @@ async function serveApp(app: FastifyInstance) {
     await app.register(fastifyStatic, {
       root,
       index: false,
+      // The build writes each asset's .br and .gz beside it (vite.config.ts): sent as they are, not compressed per request.
+      preCompressed: true,
       // index.html goes through injectClientConfig (the not-found handler below), never straight from disk.
       allowedPath: (pathName) => pathName !== '/index.html',
       setHeaders(res, filePath) {
