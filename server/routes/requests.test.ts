@@ -135,6 +135,18 @@ describe('requests, refunds, final files, live details and billing', () => {
       expect((await get('/api/tools/no-such-tool/requests')).statusCode).toBe(404);
     });
 
+    it('lists requests made at the same instant in one order, the latest change first, in both lists', async () => {
+      const c = await t.user({ client: true });
+      await seedClientData(t.services.db, c.uid, t.services.storage);
+      await t.services.db.update(productRequests).set({ createdAt: '2026-03-01T10:00:00.000Z' }).where(eq(productRequests.userId, c.uid));
+      const bySeq = (await t.services.db.select({ id: productRequests.id, seq: productRequests.seq, type: productRequests.productRequestType }).from(productRequests).where(eq(productRequests.userId, c.uid)))
+        .sort((x, y) => y.seq - x.seq);
+      const grouped: Group[] = (await get('/api/user/product-requests', c)).json().data;
+      for (const group of grouped) expect(group.requests.map((r) => r.id)).toEqual(bySeq.filter((r) => r.type === group.productRequestType).map((r) => r.id));
+      const oneTool: ProductRequest[] = (await get('/api/tools/bank-dispute/requests', c)).json().data;
+      expect(oneTool.map((r) => r.id)).toEqual(bySeq.filter((r) => r.type === 'BANK_DISPUTE').map((r) => r.id));
+    });
+
     it('gives one request\'s details, with the visit count for Track Master', async () => {
       const tm = seeded('track-master', 'Done');
       const res = await get(`/api/tools/track-master/requests/${tm.id}`);

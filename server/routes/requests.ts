@@ -87,8 +87,8 @@ export async function requestRoutes(app: FastifyInstance) {
     async (request) => {
       const uid = request.user.uid;
       const [requestRows, dealRows] = await Promise.all([
-        app.db.select().from(productRequests).where(eq(productRequests.userId, uid)).orderBy(desc(productRequests.createdAt)),
-        app.db.select().from(deals).where(eq(deals.userId, uid)).orderBy(desc(deals.createdAt)),
+        app.db.select().from(productRequests).where(eq(productRequests.userId, uid)).orderBy(desc(productRequests.createdAt), desc(productRequests.seq)),
+        app.db.select().from(deals).where(eq(deals.userId, uid)).orderBy(desc(deals.createdAt), desc(deals.seq)),
       ]);
       return {
         data: tools.map((tool) => ({
@@ -123,7 +123,7 @@ export async function requestRoutes(app: FastifyInstance) {
         .select()
         .from(productRequests)
         .where(and(eq(productRequests.userId, request.user.uid), eq(productRequests.toolId, tool.id)))
-        .orderBy(desc(productRequests.createdAt));
+        .orderBy(desc(productRequests.createdAt), desc(productRequests.seq));
       return { data: rows.map((row) => toRequest(row)) };
     },
   );
