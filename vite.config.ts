@@ -4,7 +4,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -43,7 +43,7 @@ const COMPRESSIBLE = /\.(js|css|svg|json)$/;
  * server sends those as they are (@fastify/static's preCompressed) instead of compressing each asset on every request,
  * which cost the API process CPU on every first visit (the service worker fetches all of them) and gave larger files
  * (brotli 4, the on-the-fly setting). Only `assets/`: its files never change after the build, whereas sw.js is written
- * later by the PWA plugin and stays compressed on the fly (docs/decisions/017, sixth pass).
+ * later by the PWA plugin and stays compressed on the fly (docs/decisions/020).
  */
 function precompressAssets(): Plugin {
   const brotli = promisify(brotliCompress);
@@ -52,12 +52,13 @@ function precompressAssets(): Plugin {
     name: 'portal:precompress-assets',
     apply: 'build',
     async writeBundle(options, bundle) {
-      const files = Object.values(bundle).filter((file) => file.fileName.startsWith('assets/') && COMPRESSIBLE.test(file.fileName));
+      const files = Object.keys(bundle).filter((name) => name.startsWith('assets/') && COMPRESSIBLE.test(name));
       await Promise.all(
-        files.map(async (file) => {
-          const source = Buffer.from(file.type === 'chunk' ? file.code : file.source);
+        files.map(async (name) => {
+          // The file as written, so that its compressed copies are byte for byte the same file.
+          const path = join(options.dir!, name);
+          const source = await readFile(path);
           if (source.length < 1024) return;
-          const path = join(options.dir!, file.fileName);
           const params = { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: source.length };
           await writeFile(`${path}.br`, await brotli(source, { params }));
           await writeFile(`${path}.gz`, await gzipped(source, { level: 9 }));

@@ -69,15 +69,17 @@ function lighthouseLine(s: LighthouseScores): Line {
   };
 }
 
+const seconds = (runs: number[]) => runs.map((ms) => (ms / 1000).toFixed(2)).join(', ');
+
 async function offlineFigures() {
   try {
     const f = await benchOffline({ ...ports(1, 8481), replay: true });
     const p = f.phases;
-    lines.push({ figure: `pull ${f.requests.toLocaleString('en')} requests into the replica`, value: `${(f.pullMs / 1000).toFixed(2)} s (${f.stored} stored)`, goal: '≤ 1.0 s', met: f.pullMs <= 1000 && f.stored >= f.requests, load: load() });
+    lines.push({ figure: `pull ${f.requests.toLocaleString('en')} requests into the replica`, value: `${(f.pullMs / 1000).toFixed(2)} s (${f.stored} stored; median of ${seconds(f.pullRuns)})`, goal: '≤ 1.0 s', met: f.pullMs <= 1000 && f.stored >= f.requests, load: load() });
     notes.push(`pull: ${p.pages} pages; network + JSON ${p.fetchMs.toFixed(0)} ms, row checks ${p.readMs.toFixed(0)} ms, Dexie ${p.applyMs.toFixed(0)} ms (overlapping), waiting for a page ${p.waitMs.toFixed(0)} ms`);
     // The same pull on the very first visit, signed in while the service worker still stores the app: no goal, shown beside.
     const first = await benchOffline({ ...ports(1, 8481), replay: false, firstVisit: true });
-    notes.push(`pull on the first visit, signed in at machine speed while the service worker stores the app: ${(first.pullMs / 1000).toFixed(2)} s (${first.stored} stored)`);
+    notes.push(`pull on the first visit, signed in at machine speed while the service worker stores the app: ${(first.pullMs / 1000).toFixed(2)} s (${first.stored} stored; median of ${seconds(first.pullRuns)})`);
     if (f.replay) {
       const r = f.replay;
       const rounds = r.rounds.map((round) => `${(round.replayMs / round.directMs).toFixed(2)} (${round.replayFirst ? 'replay' : 'direct'} first)`).join(', ');
