@@ -33,7 +33,7 @@ describe('the built app’s files', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const get = (url: string, encoding?: string) => served.inject({ method: 'GET', url, headers: encoding === undefined ? {} : { 'accept-encoding': encoding } });
+  const get = (url: string, encoding: string) => served.inject({ method: 'GET', url, headers: { 'accept-encoding': encoding } });
 
   it('sends an asset’s brotli file to a browser that takes brotli, with the script’s type and a year of cache', async () => {
     const res = await get('/assets/app-1a2b.js', 'gzip, deflate, br');
