@@ -105,10 +105,6 @@ function pageWriter(page: PDFPage, fonts: { regular: PDFFont; bold: PDFFont }) {
   return { text, table };
 }
 
-/**
- * The standard Helvetica font only has the WinAnsi characters: anything else (an emoji, a Cyrillic
- * name) becomes '?', and line breaks become spaces, since drawText would otherwise throw.
- */
 /** The invoice's table of what was paid, as printed. */
 export function invoiceLines(invoice: InvoiceData): [string, string][] {
   return [
@@ -123,6 +119,10 @@ export function invoiceLines(invoice: InvoiceData): [string, string][] {
   ];
 }
 
+/**
+ * The standard Helvetica font only has the WinAnsi characters: anything else (an emoji, a Cyrillic
+ * name) becomes '?', and line breaks become spaces, since drawText would otherwise throw.
+ */
 export function winAnsi(value: string, supported: Set<number>): string {
   // Array.from yields whole characters, so codePointAt(0) always has one; ?? only satisfies the type.
   return Array.from(value.replace(/[\r\n\t]+/g, ' '), (ch) => (supported.has(ch.codePointAt(0) ?? -1) ? ch : '?')).join('');
