@@ -50,7 +50,7 @@ export const OFFLINE_BENCH_DEFAULTS: OfflineBenchOptions = {
 export interface OfflineFigures {
   requests: number;
   stored: number;
-  /** The median of the pulls (`BENCH_PULLS`, 3), each on a new device; `pullRuns` lists every one, in run order. */
+  /** The median of the pulls (`BENCH_PULLS`, 3), each on a new device; `pullRuns` lists every one, in run order; `phases` and `timeline` are the median pull's. */
   pullMs: number;
   pullRuns: number[];
   /**
@@ -103,14 +103,9 @@ export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Pro
   const browser = await chromium.launch({ executablePath: CHROMIUM.executablePath, args: CHROMIUM.args, env: CHROMIUM.env });
   try {
     const email = `bench-${Date.now()}@bench.example`;
-    const password = 'Bench#2026';
-    const signUp = await signUpWithEmulator(stack.authHost, email, password);
-    const auth = { authorization: `Bearer ${signUp.idToken}`, 'content-type': 'application/json' };
-    await fetch(`${stack.baseUrl}/api/user`, { headers: auth }); // creates the profile
-    const seeded = await fetch(`${stack.baseUrl}/api/__test/seed-requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, count: REQUESTS, withCommandIds: commandIds }) });
-    if (!seeded.ok) throw new Error(`seeding failed: ${await seeded.text()}`);
+    const signUp = await seededUser(stack, email, REQUESTS, commandIds);
 
-    await warmSyncRoute(stack.baseUrl, stack.authHost);
+    await warmSyncRoute(stack);
 
     // Each pull in a new browser context (a new device: an empty replica); the median by time is the figure, as
     // Lighthouse's median of three is: single pulls moved 0.86–1.0 s on an idle machine. The last device goes on
@@ -118,7 +113,7 @@ export async function benchOffline(opts: Partial<OfflineBenchOptions> = {}): Pro
     const pulls: TimedPull[] = [];
     for (let run = 0; run < PULLS; run++) {
       if (run > 0) await pulls[run - 1].context.close();
-      pulls.push(await signInAndPull(browser, stack.baseUrl, email, password, REQUESTS, firstVisit));
+      pulls.push(await signInAndPull(browser, stack.baseUrl, email, REQUESTS, firstVisit));
     }
     const { pull, phases, timeline } = [...pulls].sort((a, b) => a.pull - b.pull)[Math.floor(PULLS / 2)];
     const { context, page } = pulls[PULLS - 1];
@@ -174,7 +169,7 @@ interface TimedPull {
 }
 
 /** Signs in on a new device (browser context) and times the pull that brings `requests` rows (the app's own measures). */
-async function signInAndPull(browser: Browser, baseURL: string, email: string, password: string, requests: number, firstVisit: boolean): Promise<TimedPull> {
+async function signInAndPull(browser: Browser, baseURL: string, email: string, requests: number, firstVisit: boolean): Promise<TimedPull> {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   await page.goto('/login');
@@ -183,7 +178,7 @@ async function signInAndPull(browser: Browser, baseURL: string, email: string, p
   // work on the pull's CPU (docs/decisions/017, sixth pass). BENCH_FIRST_VISIT=1 measures that case.
   if (!firstVisit) await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   const consoleLines: string[] = [];
   page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
@@ -220,20 +215,28 @@ async function signInAndPull(browser: Browser, baseURL: string, email: string, p
  * (its JIT, the database's first plans): 140 ms for 1,000 rows against 16 ms for the same 1,000 rows at the end of
  * the pull (docs/decisions/017, sixth pass). The replay rounds have their warm-up for the same reason.
  */
-async function warmSyncRoute(baseUrl: string, authHost: string): Promise<void> {
-  const email = `warm-${Date.now()}@bench.example`;
-  const { idToken } = await signUpWithEmulator(authHost, email, 'Bench#2026');
-  const headers = { authorization: `Bearer ${idToken}` };
-  await fetch(`${baseUrl}/api/user`, { headers });
-  const seeded = await fetch(`${baseUrl}/api/__test/seed-requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, count: 1000 }) });
-  if (!seeded.ok) throw new Error(`seeding the warm-up failed: ${await seeded.text()}`);
+async function warmSyncRoute(stack: Stack): Promise<void> {
+  const { idToken } = await seededUser(stack, `warm-${Date.now()}@bench.example`, 1000, false);
   let cursor = '0';
-  for (let pages = 0; pages < 10; pages++) {
-    const res = await fetch(`${baseUrl}/api/sync?cursor=${encodeURIComponent(cursor)}&limit=300`, { headers });
+  for (;;) {
+    const res = await fetch(`${stack.baseUrl}/api/sync?cursor=${encodeURIComponent(cursor)}&limit=300`, { headers: { authorization: `Bearer ${idToken}` } });
+    if (!res.ok) throw new Error(`the warm-up pull failed: ${res.status} ${await res.text()}`);
     const { data } = (await res.json()) as { data: { cursor: string; hasMore: boolean } };
     if (!data.hasMore) return;
     cursor = data.cursor;
   }
+}
+
+const PASSWORD = 'Bench#2026';
+type Stack = Awaited<ReturnType<typeof startStackProcess>>;
+
+/** A new account with its profile (GET /api/user creates it) and `count` requests seeded on the server. */
+async function seededUser(stack: Stack, email: string, count: number, withCommandIds: boolean) {
+  const signUp = await signUpWithEmulator(stack.authHost, email, PASSWORD);
+  await fetch(`${stack.baseUrl}/api/user`, { headers: { authorization: `Bearer ${signUp.idToken}` } });
+  const seeded = await fetch(`${stack.baseUrl}/api/__test/seed-requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, count, withCommandIds }) });
+  if (!seeded.ok) throw new Error(`seeding ${email} failed: ${await seeded.text()}`);
+  return signUp;
 }
 
 /** Direct writes sent before the first round, not timed. */
