@@ -3,7 +3,7 @@
 // out and then signed in (the sync engine, its event stream and the pulls the pokes cause); PROBE_WRITES per round
 // (200), PROBE_ROUNDS more rounds signed in (3), PROBE_ORDER (block,allow: the first context pays the stack's
 // warm-up). Ports 8404/9404. Prints milliseconds per write and the load; asserts nothing.
-// docs/decisions/018-light-sync-and-writes.md, "Direct send, second pass".
+// docs/decisions/018-light-sync-and-writes.md.
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { chromium, type Page } from 'playwright-core';

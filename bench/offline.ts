@@ -1,4 +1,4 @@
-// `node bench/offline.ts`: the offline-first figures of issue 4, measured in real Chromium against
+// `node bench/offline.ts`: the offline-first figures, measured in real Chromium against
 // the `npm start` stack (own ports, fresh data dir):
 //   - the time the app takes to pull 10,000 requests into its Dexie replica (performance measure
 //     "portal:pull" the app itself records around each pull);
@@ -175,7 +175,7 @@ async function signInAndPull(browser: Browser, baseURL: string, email: string, r
   await page.goto('/login');
   // A catch-up happens on a device the app is installed on. On the first visit the service worker fetches and
   // stores every file of the app (about 95) while the person types; signing in at machine speed instead put that
-  // work on the pull's CPU (docs/decisions/017, sixth pass). BENCH_FIRST_VISIT=1 measures that case.
+  // work on the pull's CPU (docs/decisions/017). BENCH_FIRST_VISIT=1 measures that case.
   if (!firstVisit) await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -213,7 +213,7 @@ async function signInAndPull(browser: Browser, baseURL: string, email: string, r
  * Another user's catch-up of 1,000 requests, pulled from Node before the timed one: a server that has been running
  * has served sync pages before. On a stack just started, the first page of the timed pull paid the route's first run
  * (its JIT, the database's first plans): 140 ms for 1,000 rows against 16 ms for the same 1,000 rows at the end of
- * the pull (docs/decisions/017, sixth pass). The replay rounds have their warm-up for the same reason.
+ * the pull (docs/decisions/017). The replay rounds have their warm-up for the same reason.
  */
 async function warmSyncRoute(stack: Stack): Promise<void> {
   const { idToken } = await seededUser(stack, `warm-${Date.now()}@bench.example`, 1000, false);
@@ -306,7 +306,7 @@ function sendDirect(page: Page, n: number, token: string, prefix: string): Promi
         });
         if (res.status !== 201) throw new Error(`direct send ${prefix}-${i}: ${res.status}`);
         // Read, as the app reads an answer: an unread body holds its connection until the page collects it, and
-        // the direct send then slowed round after round (decision 019, third pass).
+        // the direct send then slowed round after round (docs/decisions/019).
         await res.json();
       }
       return performance.now() - started;

@@ -1,4 +1,4 @@
-// `npm run bench`: every figure of issue 14 in one go, each on a fresh stack (its own ports and data
+// `npm run bench`: every figure in one go, each on a fresh stack (its own ports and data
 // directory; PGlite, and PostgreSQL on a throwaway server where it applies), printed as ONE table:
 // figure, value, goal, met. It reuses the single benches (size, lighthouse, offline, sync) through the
 // functions they export. It asserts nothing and always exits 0: a missed goal is a "no" in the table, a
@@ -27,7 +27,7 @@ const ports = (offset: number, fallback: number) => {
 };
 const ONLY = (process.env.BENCH_ONLY ?? 'size,lighthouse,offline,sync').split(',');
 
-/** The signed-in screens' goal is the dashboard's: the issue asks it for `/`, issue 15's screens are held to the same. */
+/** The signed-in screens' goal is the dashboard's: the issue asks it for `/`, the other signed-in screens are held to the same. */
 const LIGHTHOUSE_GOALS: Record<string, [number, number, number]> = { '/login': [95, 100, 100] };
 const SIGNED_IN_GOAL: [number, number, number] = [90, 100, 100];
 
@@ -124,7 +124,7 @@ function printTable() {
 }
 
 const started = Date.now();
-console.log(`issue 14 bench report: ${availableParallelism()} CPUs, load average ${load().toFixed(2)} at start`);
+console.log(`bench report: ${availableParallelism()} CPUs, load average ${load().toFixed(2)} at start`);
 if (ONLY.includes('size')) await sizeFigures();
 if (ONLY.includes('lighthouse')) await lighthouseFigures();
 if (ONLY.includes('offline')) await offlineFigures();

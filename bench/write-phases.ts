@@ -3,7 +3,7 @@
 // app.inject, against the Auth emulator and PGlite on disk as the stack runs it (PROBE_BACKEND=pglite), in memory
 // (memory) or the throwaway PostgreSQL (postgres). The identity provider's call and each statement are timed at the
 // driver (PGlite's query and transaction, node-postgres' Client.query) and summed per write by kind.
-// Prints milliseconds per write and the load; asserts nothing. docs/decisions/018, "Direct send, second pass".
+// Prints milliseconds per write and the load; asserts nothing. docs/decisions/018.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -14,8 +14,8 @@ export function formatDateTime(value: string | number | Date | null | undefined)
   return date ? `${date} ${dayjs(value).format('HH:mm')}` : '';
 }
 
-// One formatter for every amount: toLocaleString with options builds a new one per call, which showed in the
-// profile of a dashboard's first render (issue 14).
+// One formatter for every amount: toLocaleString with options builds a new one per call, which shows in the
+// profile of a dashboard's first render.
 const twoDecimals = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** Dollars with two decimals; a total not set yet reads "Awaiting definition". */

@@ -14,7 +14,7 @@ export interface QueueSearch {
 
 /**
  * Reads the queue's search params. A hand-written check rather than zod: the route's search check is part of the
- * first load of every screen, the sign-in screen's included, and zod would add 15 kB gzipped to it (issue 14).
+ * first load of every screen, the sign-in screen's included, and zod would add 15 kB gzipped to it.
  * The rules are those of a zod schema with `.catch(undefined)`: only a listed tab, a search of at most 200
  * characters after trimming.
  */

@@ -81,7 +81,7 @@ describe('VISIT_RETENTION_DAYS', () => {
   });
 });
 
-describe('fails closed (issue 13)', () => {
+describe('fails closed', () => {
   it('refuses to start without the emulator unless NODE_ENV is set on purpose', () => {
     expect(() => loadConfig({ DOWNLOAD_SECRET: production.DOWNLOAD_SECRET })).toThrow(/NODE_ENV: set NODE_ENV/);
     expect(loadConfig({ NODE_ENV: 'development', DOWNLOAD_SECRET: production.DOWNLOAD_SECRET }).NODE_ENV).toBe('development');

@@ -5,8 +5,8 @@ import path from 'node:path';
 /**
  * Static first paints: for a page that has one, the server puts its markup (a file of the build, from public/) in
  * place of index.html's splash, between the `first-paint` markers. The browser draws it from the HTML alone, before
- * any script, and the app's first render replaces it. Today only /login has one (issue 14: the sign-in screen is
- * the first thing a new client sees, often on a slow phone).
+ * any script, and the app's first render replaces it. Today only /login has one: the sign-in screen is the
+ * first thing a new client sees, often on a slow phone.
  */
 const firstPaintFiles: Record<string, string> = { '/login': 'first-paint-login.html' };
 

@@ -1,4 +1,4 @@
-// Issue 13: the real server process, spawned as an operator runs it. Uploads stream into storage, so
+// The real server process, spawned as an operator runs it. Uploads stream into storage, so
 // memory stays bounded whatever arrives; and two instances on one PostgreSQL behave as one service:
 // files, Idempotency-Keys, pokes and write limits all cross from one to the other.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';

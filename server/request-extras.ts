@@ -8,7 +8,7 @@ import { auditLog, files, type productRequests } from './db/schema.ts';
 
 type RequestRow = Pick<typeof productRequests.$inferSelect, 'id' | 'createdAt' | 'status' | 'updatedAt'>;
 
-/** What the feed adds to a request row beyond its own columns: facts the case file prints (issue 15 item 9). */
+/** What the feed adds to a request row beyond its own columns: facts the case file prints. */
 export interface RequestExtras {
   statusHistory: StatusChange[];
   /** By attachment (files row) id. */

@@ -1,4 +1,4 @@
-// Issue 13's findings, one test each, on PGlite and PostgreSQL. Routes are read from the OpenAPI
+// One test each per security finding, on PGlite and PostgreSQL. Routes are read from the OpenAPI
 // document, so a route added later is covered without touching this file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createTestApp, storedFileCount, type TestApp, type TestUser } from './test-helper.ts';

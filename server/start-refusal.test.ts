@@ -1,4 +1,4 @@
-// Issue 13: the real server process refuses to start when it is neither clearly local nor configured
+// The real server process refuses to start when it is neither clearly local nor configured
 // for production on purpose. Spawned as a child, as an operator would start it; its message is checked.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';

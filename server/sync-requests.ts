@@ -15,7 +15,7 @@ const ISO_UTC = sql.raw(`'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`);
  * A catch-up brings thousands of them per page, so this reads only the columns a client's request is made of, and
  * the database hands them over as one JSON text (an array of rows, each an array of the columns below) that one
  * JSON.parse reads: row by row, the driver's wire protocol and per-column decoding cost about twice as much on
- * PGlite, the two jsonb columns half of it (docs/decisions/017, fourth pass). Same rows, same values; the two times
+ * PGlite, the two jsonb columns half of it (docs/decisions/017). Same rows, same values; the two times
  * come already as the API's ISO text (ISO_UTC below).
  */
 export async function syncRequests(db: Db, uid: string, cursor: string, upper: string): Promise<ProductRequest[]> {

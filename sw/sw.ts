@@ -11,7 +11,7 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: str
  * The static routes of Chromium 123+ (InstallEvent.addRoutes; elsewhere absent, and nothing changes): the API's
  * requests go to the network without waking this worker. Its fetch listener (workbox's router) handles no /api
  * request but the final-file downloads, yet every request the page made was first dispatched to it: about a third
- * of a direct write's time in the browser (docs/decisions/018, "Direct send, second pass"). The downloads keep
+ * of a direct write's time in the browser (docs/decisions/018). The downloads keep
  * the fetch event; rules are matched in order, the first that matches decides.
  */
 type StaticRoute = { condition: { urlPattern: { pathname: string } }; source: 'network' | 'fetch-event' };

@@ -164,7 +164,7 @@ export async function syncRoutes(app: FastifyInstance) {
 /**
  * The page as sent: checked against SyncPage (the documented response) except for the requests' rows, the bulk of a
  * catch-up, which go out as syncRequests built them. Checking 5,000 of them per page was the largest item of the
- * server's profile during a pull (docs/decisions/017, fifth pass), and it is done again where the rows enter the
+ * server's profile during a pull (docs/decisions/017), and it is done again where the rows enter the
  * client's replica: the client reads every row with zod (readSyncPage) and sets aside one it cannot read, whereas a row
  * failing here failed the whole page, and every pull after it, with a 500. The requests' rows are made field by field
  * from a fixed column list (server/sync-requests.ts, toRequest), so nothing else can leak into them; a server test
@@ -187,7 +187,7 @@ export interface NextChanges {
 /**
  * The next `limit` changes of this user's, across every table of the client's feed, summed up by table in the
  * database: at most one row per table comes back rather than one per change (5,001 of them for a full page, which
- * PGlite encoded and decoded at 10–40 ms a page; docs/decisions/017, third pass). The change after them, if any,
+ * PGlite encoded and decoded at 10–40 ms a page; docs/decisions/017). The change after them, if any,
  * only says that more follow.
  * staff_notes and staff_watches draw from the same sequence but are staff-only: they must never get a
  * branch here (the gaps they leave in a client's seq are harmless: the feed only needs order). Each branch

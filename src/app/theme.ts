@@ -43,7 +43,7 @@ import { aboveQuickExit, messageBarSpaceVar, palette } from '../components/theme
 const fontStack = '"Plus Jakarta Sans Variable", sans-serif';
 
 /**
- * Chakra's whole default theme would be on every screen's first load, the sign-in screen's included (issue 14).
+ * Chakra's whole default theme would be on every screen's first load, the sign-in screen's included.
  * The portal builds its style system from only the recipes it uses, in two steps: the screens anyone can open
  * signed out (sign-in, not found, the message bar, the loading overlay, "Leave quickly") draw with these few, and
  * everything else waits for the full set (full-theme.ts) before it renders (app-system.ts). A component whose

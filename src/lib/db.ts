@@ -133,7 +133,7 @@ export class PortalDb extends Dexie {
     this.version(4).stores({ trackingLinks: 'id, productRequestId' });
     this.version(5).stores({ notificationReads: 'userId' });
     this.version(6).stores({ businessSettings: 'id' });
-    // The feed's request rows gained their status history and attachment hashes (the case file, issue 15). A
+    // The feed's request rows gained their status history and attachment hashes (for the case file). A
     // replica written before reads the feed again from the start, once, so rows unchanged since get them too;
     // every row is put again, which is safe (as the sync-health Retry does).
     this.version(7)

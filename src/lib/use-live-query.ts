@@ -6,8 +6,8 @@ import { CATCH_UP_REFRESH_MS, isCatchingUp, onCatchUpEnd } from './sync/catch-up
 /**
  * dexie-react-hooks' useLiveQuery, with each new result applied as a React transition: a screen's re-render when
  * the replica changes (a pull's page, a command queued) yields to the browser every few milliseconds instead of
- * holding the main thread for its whole length, so a slow phone stays responsive (issue 14: these re-renders
- * were the long tasks of the signed-in screens). A result already known when the component mounts (Dexie's
+ * holding the main thread for its whole length, so a slow phone stays responsive (these re-renders are
+ * the long tasks of the signed-in screens). A result already known when the component mounts (Dexie's
  * cache) is still returned by the first render, as before; errors still reach the error boundary at once.
  * While the replica catches up (a pull of several pages), results come at most once every CATCH_UP_REFRESH_MS and
  * the latest one as soon as the pull ends (src/lib/sync/catch-up.ts).

@@ -1,4 +1,4 @@
-// Issue 2, "Show": the account flows in real Chromium against the `npm start` stack.
+// The account flows in real Chromium against the `npm start` stack.
 // Every test that changes an account creates its own emulator user, so the file can be re-run.
 import { expect, test, type Page } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';

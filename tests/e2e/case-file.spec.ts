@@ -1,4 +1,4 @@
-// Issue 15 item 9: the case file is built on the device from its replica, so it downloads offline; its text
+// The case file is built on the device from its replica, so it downloads offline; its text
 // names the requests with their status history, the SHA-256 of a general upload and of a purchase attachment
 // (both computed here from the bytes sent), and, once paid in full, a Track Master visit made here.
 import { createHash } from 'node:crypto';

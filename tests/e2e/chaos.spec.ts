@@ -1,6 +1,6 @@
-// Issue 4, chaos test: 200 contact messages sent through the real Contact Us page by a client whose
+// Chaos test: 200 contact messages sent through the real Contact Us page by a client whose
 // connection toggles at random, while the server drops some answers after commit, "crashes" after
-// some commits (issue 12: nothing after the handler runs, so the Idempotency-Key is never settled
+// some commits (nothing after the handler runs, so the Idempotency-Key is never settled
 // afterwards, and the connection is cut) and fails some requests with 5xx, one forced token expiry,
 // and page reloads in between. Then a database check prints `lost=N duplicated=N` and fails unless
 // both are 0. It stops by itself: every loop is bounded.

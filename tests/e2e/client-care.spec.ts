@@ -1,4 +1,4 @@
-// Issue 15, items 3, 6, 8 and 11, "Show": errors in words with the way on, the dashboard of a user without a
+// Errors in words with the way on, the dashboard of a user without a
 // name, the smaller fixes, and the quick exit leaving no portal entry behind Back. Real Chromium against the
 // `npm start` stack, at 1280 px and 375 px.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Issue 15 item 8's remainders: dates typed DD/MM/YYYY and stored as the right timestamp; the message bar that
+// Dates typed DD/MM/YYYY and stored as the right timestamp; the message bar that
 // confirms an order never sits over the request just ordered.
 import { expect, test, type Page } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';

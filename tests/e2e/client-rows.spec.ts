@@ -1,4 +1,4 @@
-// Issue 15, items 1, 2 and 7 as a client sees them: the tool page explains the tool in three steps (no
+// The tool page explains the tool in three steps (no
 // broken video frame); every request row carries its reference (TM-0042), on phones with the request's key
 // detail on a second line; Request Details and the notifications name the reference; Billings and Live
 // Details are stacked cards at 375 px; IP Details reads in words, grouped. One client, one sign-in.

@@ -1,4 +1,4 @@
-// Issue 12, item 9: a table page of Done rows must not ask for every row's final-file link when it
+// A table page of Done rows must not ask for every row's final-file link when it
 // mounts (each call is an authenticated request with a token revocation check). The link is asked
 // for when a row's menu opens; "not fully paid" comes from the replica, without a call.
 import { expect, test, type APIRequestContext, type Request } from '@playwright/test';

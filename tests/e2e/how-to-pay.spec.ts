@@ -1,4 +1,4 @@
-// Issue 15 item 5: a request Awaiting Payment shows how to pay it (amount left, the business's bank details, the
+// A request Awaiting Payment shows how to pay it (amount left, the business's bank details, the
 // reference to quote, a pro-forma invoice made on the device, the recovery-scam notice); when staff record the
 // payment that clears it, the panel goes away by itself (poke + pull). An admin's change of the payment details
 // reaches a client's open panel live. The settings are put back as seeded at the end, for the other specs.

@@ -1,4 +1,4 @@
-// Issue 15 item 4: the bell counts unread notifications only; opening the popup marks them read, on the server
+// The bell counts unread notifications only; opening the popup marks them read, on the server
 // (so it holds after a reload and on another device) and offline (queued, shown at once).
 // Only personal notifications: a general one would reach the users of support-admin.spec.ts, which expects none.
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Issue 4, "Show" 1–4: the app reads from the device offline, and every command made offline (or
+// The app reads from the device offline, and every command made offline (or
 // whose answer was lost, or whose token expired) reaches the server exactly once. Counts come from
 // the database through the test-only routes of server/plugins/faults.ts (TEST_FAULTS=1 in e2e).
 import { type BrowserContext, type Page, expect, test } from '@playwright/test';
@@ -212,7 +212,7 @@ test('a signed-in start draws from the device while Firebase cannot get an answe
   await context.unrouteAll({ behavior: 'ignoreErrors' });
 });
 
-// docs/decisions/018, "Direct send, second pass": the worker's static routes send the API to the network without
+// docs/decisions/018: the worker's static routes send the API to the network without
 // waking it (every write of the page was dispatched to it before); the final-file downloads still go through it.
 test('API requests bypass the service worker, downloads still go through it', async ({ page, context }) => {
   await signIn(page, DEMO.client.email, DEMO.client.password);

@@ -1,4 +1,4 @@
-// Issue 12, "Show": Retry, Edit and Discard from the outbox panel, and honest feedback, against the
+// Retry, Edit and Discard from the outbox panel, and honest feedback, against the
 // `npm start` stack. The 4xx come from the server's own rules, which the UI cannot check beforehand: a refund
 // asked for while the request looked In Progress on the device, but that staff rejected meanwhile
 // (409 NOT_REFUNDABLE), and a refund queued offline while another one, asked from another device, waited for a

@@ -1,4 +1,4 @@
-// Issue 10, "Show": the staff workspace offline. A staff member opens two client pages and the queue,
+// The staff workspace offline. A staff member opens two client pages and the queue,
 // loses the connection, reloads, and still reads all three as they were; a reply and an internal note
 // written offline wait on the device and, back online, each reaches the server exactly once.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Issue 8, "Show": one real case run end to end by a staff member and a client side by side, in two
+// One real case run end to end by a staff member and a client side by side, in two
 // Chromium contexts against the `npm start` stack; then two staff members acting on one request.
 import { createHash } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';

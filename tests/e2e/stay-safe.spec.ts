@@ -1,4 +1,4 @@
-// Issue 15 item 10: the Stay safe page, always one click away in the footer, says how the business contacts clients
+// The Stay safe page, always one click away in the footer, says how the business contacts clients
 // and takes payments, lists its official channels (the seeded demo settings), and the "Was this really us?" check
 // tells an official address from a lookalike, on the device, offline too.
 import { type Page, expect, test } from '@playwright/test';

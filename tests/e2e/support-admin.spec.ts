@@ -1,4 +1,4 @@
-// Notifications, contact support, general files and the admin screens (issue 5), end to end.
+// Notifications, contact support, general files and the admin screens, end to end.
 // Every test that changes data uses fresh emulator users, so it does not depend on the others.
 import { type Browser, type BrowserContext, type Page, expect, test } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';

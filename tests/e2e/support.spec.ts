@@ -1,4 +1,4 @@
-// Issue 10, "Show": a support conversation and a refund decision, client and staff side by side in two
+// A support conversation and a refund decision, client and staff side by side in two
 // Chromium contexts against the `npm start` stack. What the client sees arrives live (no reload).
 import { expect, test } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';

@@ -1,4 +1,4 @@
-// Issue 3, "Show": ordering the five tools and following requests in real Chromium against the
+// Ordering the five tools and following requests in real Chromium against the
 // `npm start` stack, as the seeded demo client (requests of every tool in every status, a Done
 // request paid in full with its final file, a Done one partly paid, Track Master visits).
 import { expect, test, type Locator, type Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Issue 11, "Show": staff make a tracking link, a visitor nobody signed in as opens it and lands on the
+// Staff make a tracking link, a visitor nobody signed in as opens it and lands on the
 // destination, and the client's Live Details follows it live: the link's counts at once, the visit itself
 // (country, device, map link) only after payment in full, the spec's placeholder before. Real Chromium
 // against the `npm start` stack, where loopback is a trusted proxy (global-setup.ts), so the visitor's

@@ -1,4 +1,4 @@
-// Issue 4, "Show" 5: a new deployment shows "A new version is available" (never on a first visit),
+// A new deployment shows "A new version is available" (never on a first visit),
 // and Reload brings the new version. The deployment is a real rebuild of dist/ with another version
 // label while the stack keeps serving; dist/ is rebuilt with the normal label afterwards.
 // Runs last (file order), since it replaces the build the other tests use.

@@ -4,7 +4,7 @@
  * every screen gets its latest result as soon as the pull ends. Each page's commit would otherwise re-render every
  * screen reading the requests (the dashboard's counts and table of 50 rows) while the next page is fetched and the
  * one after is written: on two cores those renders took the CPU the server's next page and the writes needed
- * (docs/decisions/017, fourth pass). A pull of one page, the usual one, never catches up.
+ * (docs/decisions/017). A pull of one page, the usual one, never catches up.
  * Module state, like the live queries it paces: one signed-in user's pull runs at a time (the engine's single flight).
  */
 export const CATCH_UP_REFRESH_MS = 1000;

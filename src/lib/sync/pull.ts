@@ -63,7 +63,7 @@ export async function pull(db: PortalDb, fetchPage: FetchSyncPage = fetchSyncPag
  * a fraction of a full one's time. The server now reads a row in about half the time the replica writes one, so the
  * second page, three times the first, comes about when the first is written, and the third (full) about when the
  * second is: the writes wait less for pages than with a full second page. A ramp cost a screen refresh per page
- * while every page re-rendered the screens (docs/decisions/017, third pass); a catch-up no longer does (catch-up.ts).
+ * while every page re-rendered the screens (docs/decisions/017); a catch-up no longer does (catch-up.ts).
  * A pull of a few changes, the usual one, fits in the first page anyway.
  */
 export const PULL_PAGE_SIZES = [1000, 3000, 5000] as const;
@@ -229,7 +229,7 @@ export async function readRejectedRows(db: PortalDb): Promise<RejectedRow[]> {
  * written, edited, confirmed and discarded in one transaction (decision 004), so only commands still in the outbox
  * have one to remove. Every request made through the app carries the id of the command that made it, so a catch-up
  * brings thousands of them, long done: deleting each of those ids in four tables cost several times the page's own
- * write (docs/decisions/017, fourth pass).
+ * write (docs/decisions/017).
  */
 async function retireConfirmedCommands(db: PortalDb, rows: { id: string; commandId?: string }[]): Promise<void> {
   const ids = new Set(rows.map((r) => r.id));

@@ -7,7 +7,7 @@ import { safetyRules } from '../shared/safety-notice.tsx';
 import { ReallyUsCheck } from './really-us-check.tsx';
 
 /**
- * Stay safe (issue 15 item 10): victims are targeted again by fake "recovery" agents. The page says how this business
+ * Stay safe: victims are targeted again by fake "recovery" agents. The page says how this business
  * contacts clients and takes payments, lists its official channels, and checks a message the client received.
  * Everything comes from the replica, so it works offline.
  */
