@@ -1,7 +1,21 @@
 // Firebase Auth emulator lifecycle, plus the small process helpers that the
 // start/dev/test scripts share (so every script stops its children the same way).
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+  mkdirSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -99,6 +113,34 @@ export interface Managed {
   stop(opts?: { signal?: NodeJS.Signals; graceMs?: number }): Promise<number>;
 }
 
+let guard: ChildProcess | null | undefined;
+
+/**
+ * Tells this process's guard (scripts/child-guard.ts) a line of what to clean up should this process end
+ * without doing it itself, e.g. by kill -9. The guard is started on first use, in its own process group,
+ * and its pipe is unref'd, so it never keeps this process alive.
+ */
+function tellGuard(line: string) {
+  if (guard === undefined) {
+    try {
+      guard = spawn(process.execPath, [join(ROOT, 'scripts', 'child-guard.ts')], { detached: true, stdio: ['pipe', 'ignore', 'inherit'] });
+      guard.once('error', () => (guard = null));
+      guard.stdin?.on('error', () => undefined);
+      guard.unref();
+      (guard.stdin as unknown as { unref?: () => void }).unref?.();
+    } catch (err) {
+      process.stderr.write(`could not start the child guard (children may outlive a hard stop): ${(err as Error).message}\n`);
+      guard = null;
+    }
+  }
+  guard?.stdin?.write(`${line}\n`);
+}
+
+/** A temporary folder the guard removes should this process end without removing it. */
+export function guardTempDir(dir: string) {
+  tellGuard(`dir ${dir}`);
+}
+
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 function installExitHook() {
@@ -172,7 +214,10 @@ export function spawnManaged(name: string, cmd: string, args: string[], opts: Sp
       finish(code ?? (signal ? 128 + signalNumber(signal) : 1));
     });
   });
-  if (child.pid) liveGroups.add(child.pid);
+  if (child.pid) {
+    liveGroups.add(child.pid);
+    tellGuard(`group ${child.pid}`);
+  }
 
   const killGroup = (signal: NodeJS.Signals) => {
     if (!child.pid) return;
@@ -204,6 +249,7 @@ export function spawnManaged(name: string, cmd: string, args: string[], opts: Sp
       clearTimeout(timer);
       // The group leader is gone; make sure no grandchild is left behind.
       killGroup('SIGKILL');
+      if (child.pid) tellGuard(`done ${child.pid}`);
       return code;
     },
   };
@@ -216,7 +262,10 @@ function signalNumber(signal: NodeJS.Signals): number {
 
 export interface AuthEmulatorOptions {
   port: number;
-  /** Accounts are imported from and exported to this directory (absolute or relative to the repo). */
+  /**
+   * Accounts are imported from this directory at start and saved to it while the emulator runs (absolute
+   * or relative to the repo), so a hard stop loses at most the last second of account changes.
+   */
   dataDir?: string;
   projectId?: string;
   /** Echo the emulator's output with an [auth] prefix (default: keep it quiet, print it on failure). */
@@ -228,17 +277,29 @@ export interface AuthEmulator {
   host: string;
   /** Resolves with the exit code when the emulator process ends (expectedly or not). */
   exited: Promise<number>;
+  /** Saves the accounts to dataDir now (when they changed since the last save); a no-op without dataDir. */
+  saveAccounts(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** How often the accounts are compared with the saved copy and saved when they changed. */
+const SAVE_EVERY_MS = 1_000;
+/** The emulators' temporary folders: one per emulator, holding its config, its log and its hub locator. */
+const EMULATOR_DIR_PREFIX = 'portal-auth-emu-';
+/** In each such folder: the pid of the process that started the emulator. */
+const OWNER_FILE = 'owner.pid';
 
 export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<AuthEmulator> {
   const { port, projectId = 'demo-portal' } = opts;
   const host = `127.0.0.1:${port}`;
   await ensurePortFree(port, 'Firebase Auth emulator');
+  removeStaleEmulatorDirs();
 
   // firebase-tools takes its project directory from the config file's location and writes
   // firebase-debug.log into cwd: keep both in a temp dir so the repo stays clean and any port works.
-  const workDir = mkdtempSync(join(tmpdir(), 'portal-auth-emu-'));
+  const workDir = mkdtempSync(join(tmpdir(), EMULATOR_DIR_PREFIX));
+  writeFileSync(join(workDir, OWNER_FILE), String(process.pid));
+  guardTempDir(workDir);
   const configPath = join(workDir, 'firebase.json');
   writeFileSync(
     configPath,
@@ -259,20 +320,20 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
     ),
   );
 
+  // No --export-on-exit: it saves only on a clean exit, and by deleting the folder before moving the new
+  // export in, so a kill during it loses every account. The accounts are saved by saveAccounts() instead.
   const args = ['emulators:start', '--only', 'auth', '--project', projectId, '--config', configPath];
-  if (opts.dataDir) {
-    const dataDir = resolve(ROOT, opts.dataDir);
+  const dataDir = opts.dataDir ? resolve(ROOT, opts.dataDir) : undefined;
+  if (dataDir) {
     if (hasContent(dataDir)) args.push('--import', dataDir);
     else mkdirSync(dataDir, { recursive: true });
-    args.push('--export-on-exit', dataDir);
   }
 
   const proc = spawnManaged('auth', bin('firebase'), args, {
     cwd: workDir,
     output: opts.verbose ? 'prefix' : 'quiet',
-    // TMPDIR: firebase-tools finds "its" hub for --export-on-exit through a locator file named
-    // after the project in os.tmpdir(); two emulators for demo-portal (dev + tests) would
-    // otherwise share it and one could export the other's accounts.
+    // TMPDIR: firebase-tools keeps its hub locator, named after the project, in os.tmpdir(); two
+    // emulators for demo-portal (dev + tests) would otherwise share it.
     env: { ...childEnv(), TMPDIR: workDir, FIREBASE_AUTH_EMULATOR_HOST: undefined, NO_COLOR: '1' },
   });
 
@@ -289,15 +350,23 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
     throw err;
   }
 
+  const saver = dataDir ? accountSaver(host, projectId, dataDir) : undefined;
+  // The imported accounts are the saved ones: the first comparison then finds nothing to write.
+  await saver?.save().catch(() => undefined);
+  const timer = saver ? setInterval(() => void saver.save().catch((err: Error) => warnOnce(`[auth] saving the accounts failed: ${err.message}`)), SAVE_EVERY_MS) : undefined;
+  timer?.unref();
+
   let stopping: Promise<void> | undefined;
   return {
     host,
     exited: proc.exited,
+    saveAccounts: async () => saver?.save(),
     stop() {
       stopping ??= (async () => {
-        // SIGINT lets firebase-tools run --export-on-exit before it exits.
+        clearInterval(timer);
+        if (saver && !proc.hasExited()) await saver.save().catch((err: Error) => process.stderr.write(`[auth] saving the accounts failed: ${err.message}\n`));
         const code = await proc.stop({ signal: 'SIGINT', graceMs: 20_000 });
-        // Worth showing when quiet and the export may have failed.
+        // Worth showing when quiet.
         if (code !== 0 && code !== 130 && !opts.verbose) {
           process.stderr.write(`[auth] the emulator exited with code ${code}; its last output:\n${proc.tail(20)}\n`);
         }
@@ -308,7 +377,140 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
   };
 }
 
+const warned = new Set<string>();
+function warnOnce(message: string) {
+  if (warned.has(message)) return;
+  warned.add(message);
+  process.stderr.write(`${message}\n`);
+}
+
 function hasContent(dir: string): boolean {
   // firebase-tools refuses an import directory without its metadata file.
   return existsSync(join(dir, 'firebase-export-metadata.json')) && readdirSync(dir).length > 0;
+}
+
+/**
+ * Saves the emulator's accounts and config in the layout `firebase emulators:export` writes (and
+ * `--import` reads): firebase-export-metadata.json and auth_export/{accounts,config}.json. Each file is
+ * written beside its place, synced and renamed over the old one, so a kill at any moment leaves the
+ * previous copy or the new one, never half of one. Writes only what changed since the last save.
+ */
+function accountSaver(host: string, projectId: string, dataDir: string) {
+  const exportDir = join(dataDir, 'auth_export');
+  const owner = { Authorization: 'Bearer owner' };
+  const last = new Map<string, string>();
+  let running: Promise<void> | undefined;
+
+  const read = async (path: string) => {
+    const res = await fetch(`http://${host}${path}`, { headers: owner, signal: AbortSignal.timeout(5_000) });
+    if (!res.ok) throw new Error(`GET ${path}: HTTP ${res.status}`);
+    return res.text();
+  };
+  const write = (path: string, text: string) => {
+    if (last.get(path) === text || (!last.has(path) && existsSync(path) && readFileSync(path, 'utf8') === text)) {
+      last.set(path, text);
+      return;
+    }
+    // Beside the export folder, not in it: the import reads every file there whose name holds "accounts".
+    const temporary = join(dataDir, `.saving-${process.pid}`);
+    const fd = openSync(temporary, 'w');
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+    last.set(path, text);
+  };
+  const saveOnce = async () => {
+    const [accounts, config] = await Promise.all([
+      read(`/identitytoolkit.googleapis.com/v1/projects/${projectId}/accounts:batchGet?maxResults=-1`),
+      read(`/emulator/v1/projects/${projectId}/config`),
+    ]);
+    mkdirSync(exportDir, { recursive: true });
+    write(join(exportDir, 'config.json'), config);
+    write(join(exportDir, 'accounts.json'), accounts);
+    // Last: an import needs it, and it says the folder is complete.
+    write(join(dataDir, 'firebase-export-metadata.json'), JSON.stringify({ version: firebaseToolsVersion(), auth: { version: firebaseToolsVersion(), path: 'auth_export' } }, null, 2));
+  };
+  return {
+    /** One save at a time; a call during one waits for it and then saves again. */
+    save(): Promise<void> {
+      const next = (running ?? Promise.resolve()).catch(() => undefined).then(saveOnce);
+      running = next;
+      return next;
+    },
+  };
+}
+
+function firebaseToolsVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'firebase-tools', 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Whether a process runs: signal 0 reaches it, and on Linux it is not a zombie waiting to be reaped. */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+/** Whether a running process has its working directory inside `dir` (firebase-tools runs in its folder); undefined where /proc cannot tell. */
+function inUseAsWorkingDir(dir: string): boolean | undefined {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  for (const pid of pids) {
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      if (cwd === dir || cwd.startsWith(`${dir}/`)) return true;
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  return false;
+}
+
+/**
+ * Removes the emulator folders of runs that are over: their owner's pid is dead (or, for a folder from
+ * before owners were written, no process works in it) and no process works in it. A folder in use, or one
+ * whose state cannot be told, is left alone: other runs on the machine may own it.
+ */
+export function removeStaleEmulatorDirs(root = tmpdir()): string[] {
+  const removed: string[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync(root).filter((name) => name.startsWith(EMULATOR_DIR_PREFIX));
+  } catch {
+    return removed;
+  }
+  for (const entry of entries) {
+    const dir = join(root, entry);
+    let owner: number | null = null;
+    try {
+      owner = Number(readFileSync(join(dir, OWNER_FILE), 'utf8').trim()) || null;
+    } catch {
+      /* no owner file */
+    }
+    if (owner !== null && processAlive(owner)) continue;
+    const inUse = inUseAsWorkingDir(dir);
+    if (inUse === true || (owner === null && inUse === undefined)) continue;
+    rmSync(dir, { recursive: true, force: true });
+    removed.push(dir);
+  }
+  return removed;
 }

@@ -1,5 +1,7 @@
 // `npm start`: build the PWA when stale, start the Auth emulator, seed the demo accounts, start the
-// API server (which also serves the PWA) and print the URL and the logins. Ctrl-C stops everything.
+// API server (which also serves the PWA) and print the URL and the logins. Ctrl-C stops everything;
+// so does a hard stop (kill -9) of this process, through the child guard (scripts/child-guard.ts).
+// The emulator's accounts are saved under DATA_DIR/auth as they change, not only on a clean stop.
 //
 // Env: PORT (8080), AUTH_EMULATOR_PORT (9099), DATA_DIR (./data), STATIC_DIR (./dist),
 // DATABASE_URL (optional PostgreSQL), VERBOSE_EMULATOR=1 to see the emulator's own output.
@@ -176,6 +178,8 @@ export async function runStack(opts: StackOptions): Promise<never> {
     const seedCode = await seed.exited;
     if (shuttingDown) return await shuttingDown;
     if (seedCode !== 0) return await shutdown(1, `Seeding failed (exit code ${seedCode}).`);
+    // The demo accounts are on disk before anything can use them: a hard stop from here on keeps their uids.
+    await emu.saveAccounts();
 
     const serverArgs = opts.watch ? ['--watch', '--watch-preserve-output', 'server/main.ts'] : ['server/main.ts'];
     const server = spawnManaged('api', bin('node'), serverArgs, { env, output: 'prefix' });
@@ -208,7 +212,7 @@ export async function runStack(opts: StackOptions): Promise<never> {
         '',
         `  Client portal: ${appUrl}${opts.vitePort ? `  (hot reload; API at http://localhost:${port}/api)` : ''}`,
         `  API docs:      http://localhost:${port}/api/docs`,
-        `  Auth emulator: ${emu.host}  (accounts kept in ${authDataDir.startsWith(ROOT + '/') ? relative(ROOT, authDataDir) : authDataDir})`,
+        `  Auth emulator: ${emu.host}  (accounts saved to ${authDataDir.startsWith(ROOT + '/') ? relative(ROOT, authDataDir) : authDataDir} as they change)`,
         '',
         '  Demo logins:',
         '    admin@demo.test   Admin#2026   admin (staff workspace, team, admin screens)',

@@ -22,6 +22,7 @@ import { dropAnswersPlugin, faultsPlugin } from './plugins/faults.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { identityPlugin } from './plugins/identity.ts';
 import { inputTextPlugin } from './plugins/input-text.ts';
+import { jsonBodyPlugin } from './plugins/json-body.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { storagePlugin } from './plugins/storage.ts';
 import { trackingPlugin } from './plugins/tracking.ts';
@@ -91,6 +92,7 @@ async function registerHttpPlugins(app: FastifyInstance) {
   await app.register(securityHeadersPlugin, { helmet: { contentSecurityPolicy: { directives: cspDirectives(app.config) } } });
   // Brotli/gzip for the app's code and the API's JSON: on a slow mobile link, bytes are the first cost.
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(jsonBodyPlugin);
   await app.register(uploadsPlugin);
   await app.register(swagger, {
     openapi: { info: { title: 'Client portal API', version: '1.0.0' }, servers: [{ url: '/' }] },

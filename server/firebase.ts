@@ -21,8 +21,12 @@ export interface IdentityProvider {
   userExists(uid: string): Promise<boolean>;
   /** Removes an account (undoing a Create User that failed half-way). */
   deleteUser(uid: string): Promise<void>;
-  /** Finds the account by email or creates it with this password (demo seeding and tests). */
-  ensureUser(input: { email: string; password: string; displayName: string }): Promise<{ uid: string; created: boolean }>;
+  /**
+   * Finds the account by email or creates it with this password (demo seeding and tests). With `uid`, the
+   * account ends up with that uid: made with it when missing, made again with it when the provider holds
+   * the email under another uid (a local emulator that lost its accounts; the database's uid wins).
+   */
+  ensureUser(input: { email: string; password: string; displayName: string; uid?: string }): Promise<{ uid: string; created: boolean }>;
   /** Sends the set-password (password reset) email; its link opens /initial-password. */
   sendPasswordSetupEmail(email: string): Promise<void>;
   close(): Promise<void>;
@@ -60,14 +64,15 @@ export function createIdentityProvider(config: Config): IdentityProvider {
         return false;
       }
     },
-    async ensureUser({ email, password, displayName }) {
-      try {
-        const existing = await auth.getUserByEmail(email);
-        return { uid: existing.uid, created: false };
-      } catch {
-        const user = await auth.createUser({ email, password, displayName, emailVerified: true });
-        return { uid: user.uid, created: true };
-      }
+    async ensureUser({ email, password, displayName, uid }) {
+      const existing = await auth.getUserByEmail(email).catch((err: unknown) => {
+        if ((err as { code?: string }).code === 'auth/user-not-found') return null;
+        throw err;
+      });
+      if (existing && (uid === undefined || existing.uid === uid)) return { uid: existing.uid, created: false };
+      if (existing) await auth.deleteUser(existing.uid);
+      const user = await auth.createUser({ ...(uid ? { uid } : {}), email, password, displayName, emailVerified: true });
+      return { uid: user.uid, created: true };
     },
     async sendPasswordSetupEmail(email) {
       // The Admin SDK only generates links; the REST call makes the provider send the email itself.

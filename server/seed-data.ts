@@ -91,16 +91,16 @@ interface Plan {
 }
 
 /**
- * Every tool in every status. Done requests are mostly paid in full with a final file; Bank Dispute's
- * Done request has its report ready but is only partly paid (download refused until paid), Exchange
- * Dispute's is paid but its report is not ready yet. In Progress alternates partial and full payments.
+ * Every tool in every status, each a state the lifecycle (domain/lifecycle.ts) can reach: a Done request
+ * always has its final file. Done requests are mostly paid in full; Bank Dispute's is only partly paid
+ * (download refused until paid). A request paid in full whose report is not ready yet is In Progress
+ * (Web Intelligence's and Exchange Dispute's); In Progress alternates partial and full payments.
  */
 function plansFor(tool: ToolDefinition): Plan[] {
   const doneUnpaid = tool.id === 'bank-dispute';
-  const doneNoFile = tool.id === 'exchange-dispute';
   const progressFull = tool.id === 'web-intelligence' || tool.id === 'exchange-dispute';
   return [
-    { status: 'Done', priced: true, payment: doneUnpaid ? 'partial' : 'full', finalFile: !doneNoFile },
+    { status: 'Done', priced: true, payment: doneUnpaid ? 'partial' : 'full', finalFile: true },
     { status: 'In Progress', priced: true, payment: progressFull ? 'full' : 'partial', finalFile: false },
     { status: 'Waiting for actions', priced: true, payment: tool.id === 'blockchain-analysis' ? 'partial' : 'none', finalFile: false },
     { status: 'Rejected', priced: false, payment: 'none', finalFile: false },

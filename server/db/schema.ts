@@ -52,7 +52,12 @@ export const users = pgTable(
     createdAt: createdAt(),
     seq: seq(),
   },
-  (t) => [index('users_leads_queue').on(t.isClient, t.createdAt, t.uid)],
+  (t) => [
+    index('users_leads_queue').on(t.isClient, t.createdAt, t.uid),
+    // One portal user per email, compared as the staff lookup and the contact form compare it (lower case).
+    // An account without an email (a phone sign-in) has '' and is not counted.
+    uniqueIndex('users_email_unique').on(sql`lower(${t.email})`).where(sql`email <> ''`),
+  ],
 );
 
 /**

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
 import { feedHead } from '../change-heads.ts';
 import { users } from '../db/schema.ts';
-import { forbidden, unauthorized } from '../errors.ts';
+import { conflict, forbidden, unauthorized } from '../errors.ts';
 import { createTokenChecks, type TokenCheckOptions, type TokenChecks } from '../token-checks.ts';
 
 export interface AuthUser {
@@ -132,7 +132,12 @@ async function loadOrCreateUser(db: Db, roles: (uid: string) => Promise<RoleRow 
       // Just created: its feed's head is not known here, so the first pull takes the full query.
       .returning({ ...roleColumns, feedHead: sql<string | null>`null` })
       .then(async (rows) => rows[0] ?? (await roles(identity.uid))));
-  // Inserted, or inserted by a concurrent first request: there is a row now, unless the database lost it.
-  if (!row) throw new Error(`no profile row for ${identity.uid} after creating it`);
+  // Inserted, or inserted by a concurrent first request: there is a row now, unless another user of the
+  // portal has this email (users_email_unique), e.g. an account made again under a new uid.
+  if (!row) {
+    const [holder] = identity.email ? await db.select({ uid: users.uid }).from(users).where(sql`lower(${users.email}) = lower(${identity.email})`).limit(1) : [];
+    if (holder) throw conflict('EMAIL_TAKEN', 'Another account of the portal already has this email address. Sign in with that account, or ask support to move it to this one.');
+    throw new Error(`no profile row for ${identity.uid} after creating it`);
+  }
   return { user: { uid: row.uid, email: row.email, isAdmin: row.isAdmin, isStaff: row.isStaff || row.isAdmin, isClient: row.isClient }, head: row.feedHead };
 }

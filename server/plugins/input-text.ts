@@ -3,19 +3,44 @@ import fp from 'fastify-plugin';
 import { unstorableText } from '../../domain/text.ts';
 import { HttpError } from '../errors.ts';
 
-/** The first text (key or value) in a parsed input that cannot be stored: its path and why. */
-export function findUnstorable(value: unknown, path: string[] = []): { path: string; reason: string } | null {
-  if (typeof value === 'string') {
-    const reason = unstorableText(value);
-    return reason ? { path: path.join('.'), reason } : null;
-  }
-  // Arrays and plain objects only: an uploaded file's bytes (a Buffer) are not text.
-  if (!Array.isArray(value) && !isPlainObject(value)) return null;
-  for (const [key, inner] of Object.entries(value)) {
-    const keyReason = unstorableText(key);
-    if (keyReason) return { path: [...path, '(key)'].join('.'), reason: keyReason };
-    const found = findUnstorable(inner, [...path, key]);
-    if (found) return found;
+/** One value still to look at: where it sits is kept as a link to its parent, so a deep value costs no copied paths. */
+interface Pending {
+  value: unknown;
+  key: string | null;
+  parent: Pending | null;
+  /** The value is a key's text, checked as `(key)` under its parent. */
+  isKey?: boolean;
+}
+
+function pathOf(at: Pending): string {
+  const parts: string[] = [];
+  for (let p: Pending | null = at; p; p = p.parent) if (p.key !== null) parts.push(p.key);
+  return parts.reverse().join('.');
+}
+
+/**
+ * The first text (key or value) in a parsed input that cannot be stored: its path and why. It walks with
+ * its own stack, not by recursion, so no depth of nesting can overflow the call stack (the JSON parser
+ * refuses bodies nested deeper than MAX_JSON_DEPTH before this runs; params and query are flat).
+ */
+export function findUnstorable(value: unknown): { path: string; reason: string } | null {
+  const stack: Pending[] = [{ value, key: null, parent: null }];
+  while (stack.length > 0) {
+    const at = stack.pop() as Pending;
+    if (typeof at.value === 'string') {
+      const reason = unstorableText(at.value);
+      if (reason) return { path: at.isKey ? [pathOf(at), '(key)'].filter(Boolean).join('.') : pathOf(at), reason };
+      continue;
+    }
+    // Arrays and plain objects only: an uploaded file's bytes (a Buffer) are not text.
+    if (!Array.isArray(at.value) && !isPlainObject(at.value)) continue;
+    const entries = Object.entries(at.value);
+    // Pushed last first, so they are looked at in order; each key before its value.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, inner] = entries[i];
+      stack.push({ value: inner, key, parent: at });
+      stack.push({ value: key, key: null, parent: at, isKey: true });
+    }
   }
   return null;
 }

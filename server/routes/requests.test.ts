@@ -113,7 +113,7 @@ describe('requests, refunds, final files, live details and billing', () => {
     const [n] = await t.services.db.select({ n: count() }).from(productRequests).where(eq(productRequests.userId, row.uid));
     expect(Number(n.n)).toBe(25);
     const [finals] = await t.services.db.select({ n: count() }).from(files).where(and(eq(files.userId, row.uid), eq(files.kind, 'final')));
-    expect(Number(finals.n)).toBe(4);
+    expect(Number(finals.n)).toBe(5);
   });
 
   describe('lists and counts', () => {
@@ -265,7 +265,7 @@ describe('requests, refunds, final files, live details and billing', () => {
     });
 
     it('is 404 when paid but not ready yet', async () => {
-      const ed = seeded('exchange-dispute', 'Done');
+      const ed = seeded('exchange-dispute', 'In Progress');
       expect(ed.leftToPay).toBe(0);
       const res = await get(`/api/exchange-dispute/${ed.id}/file`);
       expect(res.statusCode).toBe(404);
