@@ -22,6 +22,12 @@ const Env = z
     HOST: z.string().default('0.0.0.0'),
     DATA_DIR: z.string().default('data'),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL').optional(),
+    /**
+     * PostgreSQL only: how long to wait for a connection (a new one, or a free one of the pool) and for one
+     * statement, so a paused or unreachable database answers 503 instead of hanging (docs/decisions/023).
+     */
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
     STATIC_DIR: z.string().default('dist'),
     FIREBASE_PROJECT_ID: z.string().min(1).default('demo-portal'),
     FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
