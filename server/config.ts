@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { isOutOfSpace } from './service-faults.ts';
 
 /** At least 32 characters and 12 different ones: "aaaa…" or a short word is refused. */
 const MIN_SECRET_LENGTH = 32;
@@ -121,8 +122,13 @@ function localSecret(dataDir: string): string {
     const kept = readFileSync(file, 'utf8').trim();
     if (!weakSecretReason(kept)) return kept;
   }
-  mkdirSync(path.dirname(file), { recursive: true });
   const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, secret, { mode: 0o600 });
+  } catch (err) {
+    if (isOutOfSpace(err)) throw new Error(`The disk is full: ${file} cannot be written (no space left on device). Free some space and start the server again.`, { cause: err });
+    throw err;
+  }
   return secret;
 }
