@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../tests/support/postgres.ts';
+import { openDatabase } from './db/client.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from './service-faults.ts';
 import { createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from './test-helper.ts';
 
@@ -19,7 +20,16 @@ describe.skipIf(!!skip)('the app on a PostgreSQL that fails under it', () => {
   let pokes = 0;
   let unsubscribe: () => void = () => undefined;
 
+  const warnings: string[] = [];
+  let stopWatching = () => undefined as void;
   beforeAll(async () => {
+    // What the database layer reports (console.warn): read by the test of the listener's check.
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => {
+      warnings.push(args.map(String).join(' '));
+      warn(...args);
+    };
+    stopWatching = () => void (console.warn = warn);
     const started = await startThrowawayPostgres();
     if ('skipReason' in started) throw new Error(`no PostgreSQL of the test's own: ${started.skipReason}`);
     server = started;
@@ -29,6 +39,7 @@ describe.skipIf(!!skip)('the app on a PostgreSQL that fails under it', () => {
     unsubscribe = t.services.events.subscribe(alice.uid, () => pokes++);
   });
   afterAll(async () => {
+    stopWatching();
     unsubscribe();
     await t?.close();
     await server?.stop();
@@ -132,6 +143,28 @@ describe.skipIf(!!skip)('the app on a PostgreSQL that fails under it', () => {
     }
     await sendUntilStored('paused-key');
     expect((await profile()).statusCode).toBe(200);
+  });
+
+  it('a listening connection that stops answering is noticed by its check, opened again once the database answers, and its subscribers told', async () => {
+    const database = await openDatabase({ url: server.url, timeouts: { connectMs: 500, statementMs: 1000, listenerCheckMs: 200 } });
+    try {
+      const got: string[] = [];
+      let reconnects = 0;
+      await database.listen('check_channel', (p) => got.push(p), () => reconnects++);
+      // Paused, the server closes nothing: only the check can tell that the connection no longer answers.
+      const pids = server.pids();
+      for (const pid of pids) process.kill(pid, 'SIGSTOP');
+      try {
+        await waitUntil(() => warnings.some((w) => w.includes('the listening connection does not answer')));
+      } finally {
+        for (const pid of pids) process.kill(pid, 'SIGCONT');
+      }
+      await waitUntil(() => reconnects > 0);
+      await database.notify('check_channel', 'after');
+      await waitUntil(() => got.includes('after'));
+    } finally {
+      await database.close();
+    }
   });
 });
 

@@ -31,9 +31,15 @@ export interface DatabaseTimeouts {
   connectMs: number;
   /** One statement, cancelled by the server; the client gives up a little later when the server does not answer at all. */
   statementMs: number;
+  /**
+   * How often the listening connection is asked a `select 1`. It only receives, so a connection that died
+   * without a word (a failover to another address, a firewall forgetting it) would otherwise go unnoticed
+   * for as long as the operating system's keepalive takes, commonly more than ten minutes.
+   */
+  listenerCheckMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectMs: 5_000, statementMs: 30_000 };
+export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectMs: 5_000, statementMs: 30_000, listenerCheckMs: 30_000 };
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -97,7 +103,7 @@ async function openPostgres(url: string, timeouts: DatabaseTimeouts): Promise<Da
   // emits 'error' on the client, which the pool does not listen to while the client is checked out.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
-  const listener = createListener(connection);
+  const listener = createListener(connection, timeouts.listenerCheckMs);
   return {
     db,
     kind: 'postgres',
@@ -134,7 +140,7 @@ function reconnectDelay(attempt: number): number {
  * When it drops, it is opened again with backoff until the database answers, every channel with
  * subscribers is listened to again, and their onReconnect runs: what was sent meanwhile is lost.
  */
-function createListener(connection: pg.ClientConfig) {
+function createListener(connection: pg.ClientConfig & { connectionTimeoutMillis: number }, checkEveryMs: number) {
   const handlers = new Map<string, Set<(p: string) => void>>();
   const reconnects = new Set<() => void>();
   let current: pg.Client | undefined;
@@ -144,6 +150,23 @@ function createListener(connection: pg.ClientConfig) {
   let closed = false;
 
   const quoted = (channel: string) => `"${channel.replace(/"/g, '')}"`;
+
+  // A check that gets no answer in time counts as a drop: the connection is closed and opened again.
+  let checking = false;
+  const check = setInterval(() => {
+    const client = current;
+    if (!client || checking) return;
+    checking = true;
+    client
+      .query({ text: 'select 1', query_timeout: connection.connectionTimeoutMillis } as pg.QueryConfig)
+      .catch((err: Error) => {
+        console.warn(`database: the listening connection does not answer (${err.message}); listening again`);
+        dropped(client);
+        client.connection.stream.destroy();
+      })
+      .finally(() => (checking = false));
+  }, checkEveryMs);
+  check.unref();
 
   async function open(): Promise<pg.Client> {
     const client = new pg.Client(connection);
@@ -216,6 +239,7 @@ function createListener(connection: pg.ClientConfig) {
     },
     async close() {
       closed = true;
+      clearInterval(check);
       clearTimeout(retryTimer);
       const client = current ?? (await opening?.catch(() => undefined));
       current = undefined;
