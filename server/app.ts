@@ -14,6 +14,7 @@ import type { Services } from './compose.ts';
 import type { Config } from './config.ts';
 import { HttpError } from './errors.ts';
 import { logSerializers } from './log-privacy.ts';
+import { faultAnswer, serviceFaultOf } from './service-faults.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { configPlugin } from './plugins/config.ts';
 import { databasePlugin } from './plugins/database.ts';
@@ -188,6 +189,16 @@ function errorHandler() {
     }
     if (isMalformedMultipart(error)) {
       return reply.status(400).send({ error: { code: 'BAD_UPLOAD', message: 'The upload could not be read: the form was malformed or cut short. Please try again.' } });
+    }
+    // The database gone or the disk full: 503 or 507 with Retry-After, which the outbox retries, never a 500.
+    const fault = serviceFaultOf(error);
+    if (fault) {
+      const { error: answer, retryAfterSeconds } = faultAnswer(fault);
+      request.log.warn({ err: error, req: request }, fault);
+      return reply
+        .status(answer.statusCode)
+        .header('retry-after', String(retryAfterSeconds))
+        .send({ error: { code: answer.code, message: answer.message } });
     }
     const status = error.statusCode ?? 500;
     if (status < 500) {

@@ -55,8 +55,9 @@ export async function openServices(config: Config, options: ServiceOptions = {})
 }
 
 /** PostgreSQL when the config (or the caller) names one, else PGlite under DATA_DIR, or in memory. */
-function databaseTarget(config: Config, override: ServiceOptions['database']): { url?: string; pgliteDir?: string } {
+function databaseTarget(config: Config, override: ServiceOptions['database']): Parameters<typeof openDatabase>[0] {
   if (override === 'memory') return {};
-  if (override) return { url: override.url };
-  return { url: config.DATABASE_URL, pgliteDir: config.pgliteDir };
+  const timeouts = { connectMs: config.DATABASE_CONNECT_TIMEOUT_MS, statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS };
+  if (override) return { url: override.url, timeouts };
+  return { url: config.DATABASE_URL, pgliteDir: config.pgliteDir, timeouts };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { isOutOfSpace } from './service-faults.ts';
 
 /** At least 32 characters and 12 different ones: "aaaa…" or a short word is refused. */
 const MIN_SECRET_LENGTH = 32;
@@ -22,6 +23,12 @@ const Env = z
     HOST: z.string().default('0.0.0.0'),
     DATA_DIR: z.string().default('data'),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL').optional(),
+    /**
+     * PostgreSQL only: how long to wait for a connection (a new one, or a free one of the pool) and for one
+     * statement, so a paused or unreachable database answers 503 instead of hanging (docs/decisions/023).
+     */
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
     STATIC_DIR: z.string().default('dist'),
     FIREBASE_PROJECT_ID: z.string().min(1).default('demo-portal'),
     FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
@@ -115,8 +122,13 @@ function localSecret(dataDir: string): string {
     const kept = readFileSync(file, 'utf8').trim();
     if (!weakSecretReason(kept)) return kept;
   }
-  mkdirSync(path.dirname(file), { recursive: true });
   const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, secret, { mode: 0o600 });
+  } catch (err) {
+    if (isOutOfSpace(err)) throw new Error(`The disk is full: ${file} cannot be written (no space left on device). Free some space and start the server again.`, { cause: err });
+    throw err;
+  }
   return secret;
 }

@@ -27,9 +27,17 @@ export interface Events {
 export async function createEvents(database: Database): Promise<Events> {
   const subscribers = new Map<string, Set<() => void>>();
   const staff = new Set<() => void>();
-  const unlisten = await database.listen(CHANNEL, (payload) => {
-    for (const set of targets(subscribers, staff, payload)) for (const fn of set) fn();
-  });
+  const unlisten = await database.listen(
+    CHANNEL,
+    (payload) => {
+      for (const set of targets(subscribers, staff, payload)) for (const fn of set) fn();
+    },
+    // The listening connection was lost and is back: pokes sent meanwhile never arrived, so every open
+    // stream is poked and its client pulls what it may have missed.
+    () => {
+      for (const set of [...subscribers.values(), staff]) for (const fn of set) fn();
+    },
+  );
   // Never fails the request that changed the data: the change is committed, and a missed poke only
   // delays a pull (clients also pull on start, reconnect and refresh). Failing here would turn a
   // committed write into a 5xx, which frees its idempotency key and invites a duplicate.

@@ -9,6 +9,7 @@ import { buildApp } from './app.ts';
 import { openServices, type Services } from './compose.ts';
 import { type Config, loadConfig } from './config.ts';
 import { fileChunks, users } from './db/schema.ts';
+import type { Storage } from './storage.ts';
 
 /**
  * A real app for server tests: the real Firebase Auth emulator (started by scripts/with-emulator.ts),
@@ -75,13 +76,23 @@ export function defined<T>(value: T | null | undefined, what: string): T {
 }
 
 export async function createTestApp(
-  opts: { backend?: Backend; maxUploadBytes?: number; logStream?: { write(line: string): void }; env?: Record<string, string> } = {},
+  opts: {
+    backend?: Backend;
+    maxUploadBytes?: number;
+    logStream?: { write(line: string): void };
+    env?: Record<string, string>;
+    /** A PostgreSQL of the test's own (one it stops and starts) instead of a fresh database on the shared one. */
+    databaseUrl?: string;
+    /** Puts another store in front of the real one, for the app only (a store that fails like a full disk). */
+    storage?: (real: Storage) => Storage;
+  } = {},
 ): Promise<TestApp> {
   const emulator = emulatorHost();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-test-'));
   const config = testConfig(dataDir, { ...(opts.maxUploadBytes ? { UPLOAD_MAX_BYTES: String(opts.maxUploadBytes) } : {}), ...opts.env });
-  const services = await openServices(config, { database: opts.backend === 'postgres' ? { url: await freshPostgresUrl() } : 'memory' });
-  const app = await buildApp(services, { logStream: opts.logStream });
+  const url = opts.databaseUrl ?? (opts.backend === 'postgres' ? await freshPostgresUrl() : undefined);
+  const services = await openServices(config, { database: url ? { url } : 'memory' });
+  const app = await buildApp(opts.storage ? { ...services, storage: opts.storage(services.storage) } : services, { logStream: opts.logStream });
   await app.ready();
   let n = 0;
   return {

@@ -19,6 +19,12 @@ export interface ThrowawayPostgres {
   url: string;
   /** For logs: which PostgreSQL and where. */
   description: string;
+  /** Stops the server and keeps its data, as an operator's `pg_ctl stop -m <mode>` (a restart's first half). */
+  halt(mode: 'fast' | 'immediate'): Promise<void>;
+  /** Starts a halted server again, on the same port with the same data. */
+  resume(): Promise<void>;
+  /** The server's process ids (the postmaster first): for a test that pauses it with SIGSTOP. */
+  pids(): number[];
   stop(): Promise<void>;
 }
 
@@ -164,12 +170,15 @@ async function start(): Promise<ThrowawayPostgres> {
   let port = 0;
   let started = false;
   let lastError = '';
+  const startOn = async (on: number) => {
+    const opts = `-p ${on} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+    const [cmd, args] = asOwner('pg_ctl', ['-D', dataDir, '-o', opts, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
+    await run(cmd, args, { cwd: dir });
+  };
   for (let attempt = 0; attempt < 3 && !started; attempt++) {
     port = await freePort();
-    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-    const [cmd, args] = asOwner('pg_ctl', ['-D', dataDir, '-o', opts, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
     try {
-      await run(cmd, args, { cwd: dir });
+      await startOn(port);
       started = true;
     } catch (err) {
       lastError = `${describe(err)}\n${readLog(dir)}`;
@@ -213,6 +222,21 @@ async function start(): Promise<ThrowawayPostgres> {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/${DB_NAME}`,
     description,
+    async halt(mode) {
+      const [cmd, args] = asOwner('pg_ctl', ['-D', dataDir, '-m', mode, '-w', 'stop']);
+      await run(cmd, args, { cwd: dir });
+    },
+    async resume() {
+      await startOn(port);
+    },
+    pids() {
+      const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      const children = readdirSync('/proc')
+        .filter((entry) => /^\d+$/.test(entry))
+        .map(Number)
+        .filter((pid) => parentOf(pid) === postmaster);
+      return [postmaster, ...children];
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -235,6 +259,17 @@ function reachableBy(binDir: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** A process's parent id from /proc (Linux), or undefined when it is gone. */
+function parentOf(pid: number): number | undefined {
+  try {
+    // "pid (comm) state ppid …": the name may hold spaces and parentheses, so read after the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
   }
 }
 
