@@ -10,6 +10,8 @@ export const outboxWords = {
   unreachable: 'This device could not reach the server. It will try again automatically.',
   waitingForNetwork: 'Waiting for the network. It will be sent automatically when this device is back online.',
   serverBusy: 'The server is busy right now. It will try again automatically.',
+  /** The server's own words for a 507 (docs/decisions/023): the write waits here, nothing is lost. */
+  storageFull: 'The server is out of storage space; your request is kept on your device and will be sent later.',
 } as const;
 
 /** The browsers' texts for a request that never got an answer, and our own for the same. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { commandKinds } from '../commands.ts';
 import { type OutboxCommand, PortalDb } from '../db.ts';
 import { enqueue } from '../outbox.ts';
+import { outboxWords } from '../outbox-words.ts';
 import { MAX_IN_FLIGHT } from './send-plan.ts';
 import { type OneAtATime, SENDER_ERROR_KEY, type SenderLoopDeps, readSenderError, startSender } from './sender.ts';
 
@@ -444,6 +445,22 @@ describe('sender loop, several lanes at once', () => {
     // Its own back-off: 750 ms at the first attempt with this random.
     clock.advance(750);
     await vi.waitFor(() => expect(network.ids()).toHaveLength(7));
+    network.of('c1').answer(created('c1'));
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+    controller.abort();
+    await sender.done;
+  });
+
+  it('keeps a command the server has no room for (507) and says so in the server\'s words, then sends it when there is room', async () => {
+    const clock = fakeClock();
+    const network = gatedNetwork();
+    await queueContact(db, 'c1');
+    const sender = startSender(db, makeDeps(clock, network), controller.signal);
+    await vi.waitFor(() => expect(network.ids()).toEqual(['c1']));
+    network.of('c1').answer(status(507));
+    await vi.waitFor(async () => expect(await db.outbox.get({ id: 'c1' })).toMatchObject({ status: 'pending', error: outboxWords.storageFull }));
+    clock.advance(750);
+    await vi.waitFor(() => expect(network.ids()).toEqual(['c1', 'c1']));
     network.of('c1').answer(created('c1'));
     await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
     controller.abort();

@@ -147,6 +147,7 @@ async function attempt(db: PortalDb, command: OutboxCommand, deps: SenderDeps, t
     return retryLater(db, command, deps, outboxWords.unreachable, true);
   }
   if (response.status === 401) return hold(db, command);
+  if (response.status === 507) return retryLater(db, command, deps, outboxWords.storageFull, true);
   if (response.status >= 500 || response.status === 429 || response.status === 408) return retryLater(db, command, deps, outboxWords.serverBusy, true);
   // Its own first attempt still runs on the server: about this command only.
   if (await isStillRunning(response)) return retryLater(db, command, deps, outboxWords.serverBusy, false);
