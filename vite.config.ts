@@ -79,6 +79,16 @@ function retryingPreloadHelper(): Plugin {
         delete bundle[`${chunk.fileName}.map`];
       }
       if (helpers.length === 0) this.warn('no preload helper in the bundle: dynamic imports are not retried');
+      // A failed import retried under a fresh URL hands back the chunk's own exports: Vite's wrappers that pick
+      // named exports (`let{a:e}=await import(…);return{a:e}`) must keep their names, or the caller would read
+      // nothing from the retried module.
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        for (const m of chunk.code.matchAll(/let\{([^}]*)\}=await import\(`([^`]*)`\);return\{([^}]*)\}/g)) {
+          const names = (list: string) => list.split(',').map((pair) => pair.split(':')[0].trim());
+          if (names(m[1]).join() !== names(m[3]).join()) this.error(`${chunk.fileName}: the import of ${m[2]} renames its exports; a retried import would not fit`);
+        }
+      }
     },
   };
 }
