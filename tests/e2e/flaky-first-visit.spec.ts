@@ -3,7 +3,7 @@
 // is never blank, a failed load never reads as "Wrong email or password", and the service worker ends up registered
 // (src/lib/lazy-import.ts, docs/decisions/026-lazy-load-retry.md).
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { DEMO, DESKTOP, PHONE, shot } from './support/fixtures.ts';
+import { DEMO, DESKTOP, PHONE, shot, signIn } from './support/fixtures.ts';
 
 const CONNECTION_LOST = 'Connection lost — we will try again';
 const WRONG_PASSWORD = 'Wrong email or password, Try again.';
@@ -19,8 +19,8 @@ const OUTAGE_MS = 2_000;
  * too, a browser no visitor has. No service worker controls a first visit, so every request passes here.
  * Records uncaught errors and whether the wrong-password text ever appeared.
  */
-async function firstVisit(browser: Browser, patterns: string[]) {
-  const context = await browser.newContext({ viewport: DESKTOP });
+async function firstVisit(browser: Browser, patterns: string[], { blockServiceWorker = false } = {}) {
+  const context = await browser.newContext({ viewport: DESKTOP, serviceWorkers: blockServiceWorker ? 'block' : 'allow' });
   const page = await context.newPage();
   const uncaught: string[] = [];
   page.on('pageerror', (err) => uncaught.push(err.message));
@@ -105,5 +105,24 @@ test('the Auth SDK and workbox-window lost on the way: the form says "Connection
   // Sign In right away: the SDK may still be on its way; the sign-in waits for it rather than fail.
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expectSignedInWithServiceWorker(page, uncaught);
+  await context.close();
+});
+
+test("a signed-in screen's code lost on the way: the shell stays, says so, and the screen comes by itself", async ({ browser }) => {
+  // Service workers blocked: the state of a first visit, where no worker serves the app's files yet.
+  const { context, page, uncaught, heldUrls, dropConnection } = await firstVisit(browser, ['*/assets/case-file-*.js*'], { blockServiceWorker: true });
+  await signIn(page, DEMO.client.email, DEMO.client.password);
+  await page.getByRole('link', { name: 'Case file' }).first().click();
+  await expect.poll(() => heldUrls.size).toBeGreaterThan(0);
+  await dropConnection();
+  await expect(page.getByRole('status').filter({ hasText: CONNECTION_LOST })).toBeVisible();
+  // Not blank: the signed-in shell is still there around the screen that is on its way.
+  await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
+  await shot(page, 'flaky-first-visit-screen-code-1280');
+  await page.waitForTimeout(OUTAGE_MS);
+  await context.setOffline(false);
+  await expect(page.getByRole('heading', { name: 'Case file' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(CONNECTION_LOST)).toHaveCount(0);
+  expect(uncaught).toEqual([]);
   await context.close();
 });
