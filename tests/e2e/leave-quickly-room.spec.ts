@@ -43,3 +43,26 @@ for (const height of [667, 800]) {
     await context.close();
   });
 }
+
+test('at 375 px a dialog ends above "Leave quickly": its footer and body never lie under it', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 667 }, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Reset Your Password' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  const quickExit = (await page.getByTestId('quick-exit').boundingBox())!;
+  // The parts of the frame that hold controls: the body (scrolls) and the footer (its buttons).
+  const parts = await dialog.evaluate((el) =>
+    [...el.querySelectorAll('.chakra-dialog__body, .chakra-dialog__footer')].map((part) => {
+      const r = part.getBoundingClientRect();
+      return { part: part.className, top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+    }),
+  );
+  expect(parts.length).toBeGreaterThanOrEqual(2);
+  for (const part of parts) {
+    const overlaps = part.left < quickExit.x + quickExit.width && quickExit.x < part.right && part.top < quickExit.y + quickExit.height && quickExit.y < part.bottom;
+    expect(overlaps, `${part.part} reaches under "Leave quickly"`).toBe(false);
+  }
+  await context.close();
+});
