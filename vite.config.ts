@@ -35,6 +35,64 @@ function inlineStylesheets(): Plugin {
   };
 }
 
+/**
+ * Every dynamic import() of the build goes through Vite's preload helper with the files of the chunk's graph. This
+ * replaces the helper's code by a call to the app's chunk loader (src/lib/lazy-import.ts, installed by main.tsx),
+ * which fetches those files until the connection lets them through and only then imports: a module script that
+ * failed to arrive stays failed for the life of the page, a plain fetch that failed leaves nothing behind
+ * (docs/decisions/026-lazy-load-retry.md). The build fails if the helper's chunk holds anything else.
+ */
+const PRELOAD_HELPER_ID = '\0vite/preload-helper.js';
+function retryingPreloadHelper(): Plugin {
+  let base = '/';
+  return {
+    name: 'portal:retrying-preload-helper',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    generateBundle(_options, bundle) {
+      const helpers = Object.values(bundle).filter((c) => c.type === 'chunk' && c.moduleIds.includes(PRELOAD_HELPER_ID));
+      for (const chunk of helpers) {
+        if (chunk.type !== 'chunk') continue;
+        if (chunk.moduleIds.length !== 1 || chunk.exports.length !== 1) {
+          this.error(`the preload helper shares ${chunk.fileName} with other code (${chunk.moduleIds.join(', ')}): it cannot be replaced whole`);
+        }
+        chunk.code = [
+          `const base = ${JSON.stringify(base)};`,
+          'function preload(load, deps) {',
+          '  const files = (deps || []).map((dep) => new URL(base + dep, location.href).href);',
+          '  for (const href of files) {',
+          "    if (!href.endsWith('.css') || document.querySelector(`link[rel=\"stylesheet\"][href=\"${href}\"]`)) continue;",
+          "    const link = document.createElement('link');",
+          "    link.rel = 'stylesheet';",
+          '    link.href = href;',
+          '    document.head.appendChild(link);',
+          '  }',
+          '  const loadChunk = globalThis.__portalLoadChunk;',
+          "  return loadChunk ? loadChunk(load, files.filter((href) => !href.endsWith('.css'))) : load();",
+          '}',
+          `export { preload as ${chunk.exports[0]} };`,
+          '',
+        ].join('\n');
+        chunk.map = null;
+        delete bundle[`${chunk.fileName}.map`];
+      }
+      if (helpers.length === 0) this.warn('no preload helper in the bundle: dynamic imports are not retried');
+      // A failed import retried under a fresh URL hands back the chunk's own exports: Vite's wrappers that pick
+      // named exports (`let{a:e}=await import(…);return{a:e}`) must keep their names, or the caller would read
+      // nothing from the retried module.
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        for (const m of chunk.code.matchAll(/let\{([^}]*)\}=await import\(`([^`]*)`\);return\{([^}]*)\}/g)) {
+          const names = (list: string) => list.split(',').map((pair) => pair.split(':')[0].trim());
+          if (names(m[1]).join() !== names(m[3]).join()) this.error(`${chunk.fileName}: the import of ${m[2]} renames its exports; a retried import would not fit`);
+        }
+      }
+    },
+  };
+}
+
 /** Files worth compressing (fonts and images are compressed already). */
 const COMPRESSIBLE = /\.(js|css|svg|json)$/;
 
@@ -75,6 +133,7 @@ export default defineConfig({
     tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes', generatedRouteTree: 'src/route-tree.gen.ts' }),
     react(),
     inlineStylesheets(),
+    retryingPreloadHelper(),
     precompressAssets(),
     VitePWA({
       strategies: 'injectManifest',
@@ -116,6 +175,8 @@ export default defineConfig({
         // extra file costs a round trip before the first screen.
         codeSplitting: {
           groups: [
+            // Alone in its file, so retryingPreloadHelper can replace its code whole.
+            { name: 'preload-helper', test: (id: string) => id === PRELOAD_HELPER_ID, priority: 100 },
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             // Only what the first screen needs goes in this chunk: a module the first screen's code can reach, not the rest.
             { name: 'ui', tags: ['$initial'], test: /node_modules[\\/](@chakra-ui|@ark-ui|@zag-js|@emotion|@floating-ui|@pandacss|stylis|@internationalized|proxy-compare|lucide-react)[\\/]/ },

@@ -1,6 +1,7 @@
 import { createRouter } from '@tanstack/react-router';
 import type { Profile } from '../domain/schemas.ts';
 import { NotFoundPage } from './app/not-found-page.tsx';
+import { RouteLoadError } from './app/route-load-error.tsx';
 import { getAuthState } from './lib/session.ts';
 import { routeTree } from './route-tree.gen.ts';
 
@@ -22,6 +23,7 @@ export const router = createRouter({
   // main.tsx passes the live auth state on every render; this is the state before the first one.
   context: { auth: getAuthState(), profile: signedInProfile },
   defaultNotFoundComponent: NotFoundPage,
+  defaultErrorComponent: RouteLoadError,
   defaultPreload: 'intent',
   scrollRestoration: true,
 });

@@ -1,5 +1,6 @@
 import { CloseButton, Dialog, Portal } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
+import { aboveQuickExit } from './theme-tokens.ts';
 
 export interface PopupProps {
   open: boolean;
@@ -30,8 +31,10 @@ export function Popup({ open, onClose, title, children, footer, size = 'md', rol
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>
-          {/* The phone size 'full' sets min-height: 100dvh, which the desktop size does not undo. */}
-          <Dialog.Content minH={{ base: '100dvh', md: 'auto' }}>
+          {/* The phone size 'full' sets min-height: 100dvh, which the desktop size does not undo. On phones the
+              frame ends above "Leave quickly" (fixed bottom left, above every layer), so it never covers the
+              footer's buttons or the body's last line. */}
+          <Dialog.Content minH={{ base: '100dvh', md: 'auto' }} pb={{ base: aboveQuickExit, md: '0' }}>
             <Dialog.Header pe="12">
               <Dialog.Title fontSize="1.125rem">{title}</Dialog.Title>
             </Dialog.Header>

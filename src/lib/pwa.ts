@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { Workbox } from 'workbox-window';
 import { FINAL_FILES_CACHE, finalFileCacheKey } from '../../domain/downloads.ts';
 import { createStore } from './create-store.ts';
+import { waitForConnection } from './lazy-import.ts';
 
 /** The one wrapper around workbox-window and the browser's install/storage APIs. */
 interface PwaState {
@@ -26,16 +27,31 @@ export function usePwa(): PwaState {
  */
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
-  // workbox-window loads after the first screen's code: registering can wait, drawing cannot.
-  void import('workbox-window').then(({ Workbox }) => {
-    workbox = new Workbox('/sw.js', { scope: '/' });
-    workbox.addEventListener('waiting', () => store.set({ updateReady: true }));
-    // workbox-window marks `isUpdate` only when the page had a controller at registration, which a page
-    // opened on the very first visit never has: rely on the user's request too, or Reload would do nothing.
-    workbox.addEventListener('controlling', (event) => {
-      if (event.isUpdate || reloadRequested) window.location.reload();
-    });
-    return workbox.register().then(() => store.set({ registered: true }));
+  // workbox-window loads after the first screen's code: registering can wait, drawing cannot. Its module arrives
+  // through the chunk loader, which waits for the connection (lazy-import.ts). Registering is tried again until a
+  // worker is installed: fetching sw.js can fail, and so can the first install (it fetches every file of the app),
+  // after which the browser drops the registration and would not try again before the next visit.
+  void import('workbox-window').then(async ({ Workbox }) => {
+    for (let attempt = 0; ; attempt++) {
+      const candidate = new Workbox('/sw.js', { scope: '/' });
+      candidate.addEventListener('waiting', () => store.set({ updateReady: true }));
+      // workbox-window marks `isUpdate` only when the page had a controller at registration, which a page
+      // opened on the very first visit never has: rely on the user's request too, or Reload would do nothing.
+      candidate.addEventListener('controlling', (event) => {
+        if (event.isUpdate || reloadRequested) window.location.reload();
+      });
+      try {
+        const registration = await candidate.register();
+        if (registration && (await installOutcome(registration)) === 'installed') {
+          workbox = candidate;
+          store.set({ registered: true });
+          return;
+        }
+      } catch {
+        // sw.js did not arrive: below, as a failed install.
+      }
+      await waitForConnection(attempt);
+    }
   });
   window.addEventListener('beforeinstallprompt', (event) => {
     event.preventDefault();
@@ -45,6 +61,22 @@ export function registerServiceWorker(): void {
   window.addEventListener('appinstalled', () => {
     installEvent = null;
     store.set({ canInstall: false });
+  });
+}
+
+/** Whether the worker being installed made it (installed or further), or became redundant (its install failed). */
+function installOutcome(registration: ServiceWorkerRegistration): Promise<'installed' | 'failed'> {
+  const worker = registration.installing;
+  if (!worker) return Promise.resolve(registration.active || registration.waiting ? 'installed' : 'failed');
+  return new Promise((resolve) => {
+    const check = () => {
+      if (worker.state === 'redundant') resolve(registration.active || registration.waiting ? 'installed' : 'failed');
+      else if (worker.state !== 'installing') resolve('installed');
+      else return;
+      worker.removeEventListener('statechange', check);
+    };
+    worker.addEventListener('statechange', check);
+    check();
   });
 }
 

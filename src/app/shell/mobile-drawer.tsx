@@ -1,6 +1,6 @@
 import { Box, Button, CloseButton, Drawer, Portal } from '@chakra-ui/react';
 import { LogOut, Upload } from 'lucide-react';
-import { iconSize, sidebarWidthPx } from '../../components/theme-tokens.ts';
+import { aboveQuickExit, iconSize, sidebarWidthPx } from '../../components/theme-tokens.ts';
 import { BrandMark } from './brand-mark.tsx';
 import { myFilesItem, navSections, notificationsItem } from './nav-items.ts';
 import { NavActionRow, NavLink, NavSections, NavSectionTitle } from './nav-list.tsx';
@@ -56,6 +56,9 @@ export function MobileDrawer({ open, onOpenChange, isAdmin, isStaff = false, onU
                 <NavActionRow label="Logout" icon={LogOut} onClick={closeThen(onLogout)} />
               </Box>
             </Drawer.Body>
+            {/* Room for "Leave quickly" (fixed bottom left, above every layer): the rows scroll above it, so it
+                never covers one (a tap meant for Logout once left the portal without signing out). */}
+            <Box flexShrink={0} height={aboveQuickExit} aria-hidden="true" data-testid="quick-exit-room" />
             <Drawer.CloseTrigger asChild>
               <CloseButton size="sm" aria-label="Close menu" position="absolute" top="3" insetEnd="2" />
             </Drawer.CloseTrigger>

@@ -1,7 +1,8 @@
 import { Button, Field, Heading, Input, Link, Stack, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
-import { type FormEvent, Suspense, lazy, useLayoutEffect, useState } from 'react';
+import { type FormEvent, Suspense, lazy, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { externalLinks, texts } from '../../../domain/texts.ts';
+import { claimInlineConnectionNotice, connectionLostText, useChunkWaiting, waitForConnection } from '../../lib/lazy-import.ts';
 import { useOnlineAction } from '../../lib/use-online-action.ts';
 import { AuthCard } from './auth-card.tsx';
 import { followFirstPaintForm } from './first-paint-form.ts';
@@ -13,14 +14,41 @@ const loadResetDialog = () => import('./reset-password-dialog.tsx');
 const ResetPasswordDialog = lazy(() => loadResetDialog().then((m) => ({ default: m.ResetPasswordDialog })));
 
 /** Firebase's errors carry a code; read it without loading the SDK for an instanceof check. */
-function isNetworkFailure(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err && err.code === 'auth/network-request-failed';
+function authCode(err: unknown): string | null {
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : null;
 }
 
-/** The Auth SDK loads after the first paint (src/lib/session.ts); by the time someone has typed, it is there. */
-async function signIn(email: string, password: string) {
-  const firebase = await import('../../lib/firebase.ts');
-  return firebase.signIn(email, password);
+/**
+ * Only Firebase's answer to the credentials reads as a wrong password (the spec has one text for every refused
+ * sign-in); a failure of the connection is retried, and one of the app's own code is not the password's fault.
+ */
+function refusedByFirebase(err: unknown): boolean {
+  const code = authCode(err);
+  return code !== null && code.startsWith('auth/') && code !== 'auth/network-request-failed';
+}
+
+/** Raised when the person changed the form while a sign-in waited for the connection: that sign-in stops. */
+class SignInAbandoned extends Error {}
+
+/**
+ * Signs in, and where the connection failed, waits for it and tries again with what was typed, saying so
+ * (`onWaiting`) meanwhile. The Auth SDK loads after the first paint (src/lib/session.ts); its module arrives
+ * through the chunk loader, which itself waits for the connection (src/lib/lazy-import.ts), so `import` here only
+ * rejects for a failure no connection fixes.
+ */
+async function signInWhenConnected(email: string, password: string, onWaiting: (waiting: boolean) => void, abandoned: () => boolean) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const firebase = await import('../../lib/firebase.ts');
+      if (abandoned()) throw new SignInAbandoned();
+      return await firebase.signIn(email, password);
+    } catch (err) {
+      if (authCode(err) !== 'auth/network-request-failed' || abandoned()) throw err;
+      onWaiting(true);
+      await waitForConnection(attempt);
+      if (abandoned()) throw new SignInAbandoned();
+    }
+  }
 }
 
 /** /login: outside the shell (its route sends a signed-in user to the dashboard). */
@@ -42,22 +70,35 @@ export function LoginPage() {
   // Mounted from the first opening on, so closing it still animates.
   const [resetWanted, setResetWanted] = useState(false);
   const { running: busy, run } = useOnlineAction(() => setError(texts.needsConnection));
+  // This form says itself when a part of the app waits for the connection (not the app-wide banner).
+  useEffect(() => claimInlineConnectionNotice(), []);
+  const chunkWaiting = useChunkWaiting();
+  const [signInWaiting, setSignInWaiting] = useState(false);
+  // Bumped by an edit: a sign-in waiting for the connection stops rather than send what is no longer typed.
+  const generation = useRef(0);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    const outcome = await run(() => signIn(email.trim(), password));
+    const mine = ++generation.current;
+    const outcome = await run(() => signInWhenConnected(email.trim(), password, setSignInWaiting, () => generation.current !== mine));
+    setSignInWaiting(false);
     if (!outcome) return;
     if (outcome.ok) await navigate({ to: '/' });
+    else if (outcome.error instanceof SignInAbandoned || outcome.offline) return;
     // Firebase's own codes are not shown: the spec has one text for every failed sign-in.
-    else if (!outcome.offline) setError(isNetworkFailure(outcome.error) ? texts.needsConnection : texts.wrongCredentials);
+    else setError(refusedByFirebase(outcome.error) ? texts.wrongCredentials : texts.somethingWentWrong);
   };
 
   // Spec: the inline error clears when either field is edited.
   const edit = (set: (v: string) => void) => (value: string) => {
     set(value);
     setError(null);
+    generation.current++;
   };
+  // What the status line says: the error of the last try, else that the connection is being waited for.
+  const waitingText = signInWaiting || chunkWaiting ? connectionLostText : null;
+  const status = error ?? waitingText;
 
   return (
     <AuthCard>
@@ -74,8 +115,8 @@ export function LoginPage() {
             <Field.Label>Password</Field.Label>
             <PasswordInput name="password" autoComplete="current-password" required value={password} onChange={(e) => edit(setPassword)(e.target.value)} />
           </Field.Root>
-          <Text role="alert" color={error === texts.needsConnection ? 'orange.700' : 'red.600'} minHeight="1lh" fontSize="sm">
-            {error ?? ''}
+          <Text role="alert" color={status === texts.needsConnection || status === connectionLostText ? 'orange.700' : 'red.600'} minHeight="1lh" fontSize="sm">
+            {status ?? ''}
           </Text>
           <Button type="submit" colorPalette="brand" loading={busy} width="100%">
             Sign In
