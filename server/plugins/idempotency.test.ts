@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactReplies, contactRequests, files, idempotencyKeys, productRequests, refunds } from '../db/schema.ts';
+import { contactReplies, contactRequests, files, idempotencyKeys, notifications, productRequests, refunds, userAttachments } from '../db/schema.ts';
 import { minimalPdf } from '../seed-data.ts';
 import { backends, createTestApp, postgresSkipReason, storedFileCount, type Backend, type TestApp, type TestUser } from '../test-helper.ts';
 import { isRetryable, KEY_TTL_DAYS, pruneIdempotencyKeys } from './idempotency.ts';
@@ -495,6 +495,49 @@ describe.each(backends())('Idempotency-Key: a crash after commit (%s)', (backend
 
   it('the retry of a purchase with a file answers the first one and stores nothing twice', () =>
     crashThenRetry('/api/webIntelligence', commands.purchase, productRequests));
+
+  /**
+   * Routes that store no row under a client key settle their claim in their own transaction too: after a
+   * crash the claim is already done with the answer, and the retry is that answer, changing nothing.
+   */
+  describe('every other write route: the claim is settled with the change', () => {
+    let admin: TestUser;
+    beforeAll(async () => {
+      admin = await t.user({ admin: true });
+    });
+    const rowCount = async (table: typeof notifications | typeof userAttachments) => Number((await t.services.db.select({ n: count() }).from(table))[0].n);
+    const cases: [string, () => TestUser, string, () => string, object, (typeof notifications | typeof userAttachments)?][] = [
+      ['a notification to one user (admin)', () => admin, 'POST', () => `/api/notification/${dave.uid}`, { notification: { message: 'Your report is ready' } }, notifications],
+      ['a notification to everyone (admin)', () => admin, 'POST', () => '/api/notification', { notification: { message: 'Maintenance tonight' } }, notifications],
+      ['attachments', () => dave, 'PATCH', () => '/api/user/attachments', { attachments: [] }, userAttachments],
+      ['presence', () => dave, 'PATCH', () => '/api/user/active-status', { status: 'ACTIVE' }],
+    ];
+    it.each(cases)('%s', async (_name, who, method, url, payload, table) => {
+      const user = who();
+      const key = randomUUID();
+      const sendIt = () => t.app.inject({ method: method as 'POST' | 'PATCH', url: url(), headers: { ...user.headers, 'idempotency-key': key }, payload });
+      await setFaults({ crashAfterCommitRate: 1, pathPrefix: url() });
+      let crashed;
+      try {
+        crashed = await sendIt();
+      } finally {
+        await setFaults({});
+      }
+      expect(crashed.statusCode, crashed.body).toBeLessThan(300);
+      // Nothing ran after the handler, yet the claim holds the answer: it committed with the change.
+      const claim = (await t.services.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key))))[0];
+      expect(claim).toMatchObject({ state: 'done', responseStatus: crashed.statusCode, responseBody: crashed.json() });
+      await t.services.db
+        .update(idempotencyKeys)
+        .set({ createdAt: sql`now() - interval '3 minutes'` })
+        .where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key)));
+      const before = table ? await rowCount(table) : 0;
+      const retry = await sendIt();
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.json()).toEqual(crashed.json());
+      if (table) expect(await rowCount(table)).toBe(before);
+    });
+  });
 
   it('the retry of an upload answers the first one: its file rows and stored files once', async () => {
     const key = randomUUID();
