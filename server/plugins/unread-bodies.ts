@@ -21,7 +21,7 @@ export const unreadBodiesPlugin = fp(
   async (app) => {
     app.addHook('onSend', async (request, reply, payload) => {
       const raw = request.raw;
-      if (raw.complete || !hasBody(raw)) return payload;
+      if (isRead(raw) || !hasBody(raw)) return payload;
       const length = Number(raw.headers['content-length']);
       if (raw.headers['transfer-encoding'] !== undefined || !Number.isFinite(length) || length > DRAIN_MAX_BYTES) {
         reply.header('connection', 'close');
@@ -34,16 +34,22 @@ export const unreadBodiesPlugin = fp(
   { name: 'unread-bodies' },
 );
 
+/** Received whole (the parser is past it) or read to its end. */
+function isRead(raw: IncomingMessage): boolean {
+  return raw.complete || raw.readableEnded;
+}
+
 function hasBody(raw: IncomingMessage): boolean {
   return raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
 }
 
 /** Reads the rest of the body into nothing: whoever was reading it (the multipart parser) is detached first. */
 function drain(raw: IncomingMessage) {
-  if (raw.complete || raw.destroyed) return;
+  if (isRead(raw) || raw.destroyed) return;
   raw.unpipe();
   raw.removeAllListeners('data');
-  const timer = setTimeout(() => raw.socket?.destroy(), DRAIN_MAX_MS);
+  // app.inject's stand-in socket has no destroy: only a real connection is cut.
+  const timer = setTimeout(() => (typeof raw.socket?.destroy === 'function' ? raw.socket.destroy() : undefined), DRAIN_MAX_MS);
   timer.unref();
   raw.once('end', () => clearTimeout(timer));
   raw.once('close', () => clearTimeout(timer));
