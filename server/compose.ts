@@ -2,6 +2,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './db/client.ts';
 import { createEvents, type Events } from './events.ts';
 import { createIdentityProvider, type IdentityProvider } from './firebase.ts';
+import { removeOrphanFiles } from './orphan-files.ts';
 import { createDatabaseStorage, createDiskStorage, type Storage } from './storage.ts';
 
 /**
@@ -36,9 +37,20 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     await database.close();
     throw err;
   }
-  const identity = options.identity ?? createIdentityProvider(config);
   // Instances sharing a PostgreSQL share its files too; the embedded default keeps them on local disk.
   const storage = database.kind === 'postgres' ? createDatabaseStorage(database.db, config.UPLOAD_MAX_BYTES) : createDiskStorage(config.filesDir, config.UPLOAD_MAX_BYTES);
+  if (database.kind === 'pglite') {
+    // The disk store belongs to this one process (one owner per data directory) and nothing is uploading
+    // yet: every file no row names, whatever its age, is what a process killed mid-upload left behind.
+    // Shared stores (PostgreSQL) are swept only past the grace age, by the periodic sweep. A failed sweep
+    // costs disk space, not data: the server starts anyway and the periodic sweep tries again.
+    const removed = await removeOrphanFiles(database.db, storage, Date.now()).catch((err: unknown) => {
+      console.error('Removing stored files no row names failed at start; the hourly sweep will retry:', err);
+      return 0;
+    });
+    if (removed > 0) console.log(`Removed ${removed} stored file(s) no row names (left by an upload cut off mid-way)`);
+  }
+  const identity = options.identity ?? createIdentityProvider(config);
   return {
     config,
     database,

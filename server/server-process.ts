@@ -18,6 +18,8 @@ export interface ServerProcess {
   /** Resolves once it printed a line matching `pattern` (or rejects after `ms`). */
   waitFor(pattern: RegExp, ms?: number): Promise<void>;
   stop(): Promise<void>;
+  /** kill -9: the process dies at once, mid-whatever; its data directory stays as it left it. */
+  kill(): Promise<void>;
 }
 
 /** A port nobody listens on right now. */
@@ -29,10 +31,13 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts server/main.ts with the test's environment plus `env`, in local mode (the Auth emulator), and waits for /api/health. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Starts server/main.ts with the test's environment plus `env`, in local mode (the Auth emulator), and waits for /api/health.
+ * `dataDir`: the caller's data directory, kept when the process ends (a restart on the same data); by default a fresh one, removed on stop.
+ */
+export async function startServerProcess(env: Record<string, string>, opts: { dataDir?: string } = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-process-'));
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'portal-process-'));
   // The database is the caller's choice: none (embedded PGlite under DATA_DIR) unless env names one.
   const { DATABASE_URL: _inherited, ...inherited } = process.env;
   const child: ChildProcess = spawn(process.execPath, [main], {
@@ -71,7 +76,11 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
     await exited;
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
   };
   try {
     await waitFor(/API listening on/);
@@ -86,5 +95,6 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     output: () => printed,
     waitFor,
     stop,
+    kill,
   };
 }

@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Db } from './db/client.ts';
 import { fileChunks } from './db/schema.ts';
@@ -49,6 +49,13 @@ export interface Storage {
   /** The bytes whole: for small files and tests. */
   read(storedName: string): Promise<Buffer>;
   remove(storedName: string): Promise<void>;
+  /**
+   * Removes every file no row names (`named` answers which of some names a files row holds) whose bytes
+   * were last written before `cutoff` (ms since the epoch), cut-off temporary files included; returns
+   * how many. A file written since `cutoff` may belong to an upload still in flight and is left alone
+   * (server/orphan-files.ts).
+   */
+  removeOrphans(cutoff: number, named: (names: string[]) => Promise<Set<string>>): Promise<number>;
 }
 
 /** UTF-8 without NUL, checked chunk by chunk (a character may straddle two chunks). */
@@ -113,19 +120,41 @@ async function* checkedBytes(source: FileSource, name: string, maxBytes: number,
   Object.assign(facts, { contentType, size, sha256: hash.digest('hex') });
 }
 
-/** Each file is one file under `dir`, named by a UUID. */
+/** Names looked up in one query by the orphan sweep. */
+const SWEEP_BATCH = 500;
+
+/** The suffix of a file still being written: renamed to its stored name once its bytes are on disk. */
+export const INCOMING_SUFFIX = '.incoming';
+
+/**
+ * Each file is one file under `dir`, named by a UUID. It is written under a temporary name, flushed to
+ * the disk (fsync), renamed to its stored name and the directory flushed too, all before save() returns:
+ * so before any row naming it can commit, the file is whole on the disk and a power cut cannot leave a
+ * row whose file is missing or short. A file cut off mid-way (kill -9, power cut) keeps its temporary
+ * name, which no row ever names (docs/decisions/024-uploads-exactly-once.md).
+ */
 export function createDiskStorage(dir: string, maxBytes: number): Storage {
   const fileOf = (storedName: string) => path.join(dir, path.basename(storedName));
+  let dirReady: Promise<void> | undefined;
   const storage: Storage = {
     maxBytes,
     async save(source, originalName) {
       const storedName = randomUUID();
+      const incoming = fileOf(storedName + INCOMING_SUFFIX);
       const facts: Partial<StoredFile> = {};
-      await mkdir(dir, { recursive: true });
+      dirReady ??= makeDurableDir(dir).catch((err: unknown) => {
+        dirReady = undefined;
+        throw err;
+      });
+      await dirReady;
       try {
         // Straight from the checking generator into the file: each chunk is pulled only when the file takes it.
-        await pipeline(checkedBytes(source, originalName, maxBytes, facts), createWriteStream(fileOf(storedName), { flags: 'wx' }));
+        // flush: the stream fsyncs the file before closing it, so the bytes are on the disk when the pipeline ends.
+        await pipeline(checkedBytes(source, originalName, maxBytes, facts), createWriteStream(incoming, { flags: 'wx', flush: true }));
+        await rename(incoming, fileOf(storedName));
+        await syncDir(dir);
       } catch (err) {
+        await rm(incoming, { force: true });
         await rm(fileOf(storedName), { force: true });
         throw err;
       }
@@ -138,8 +167,52 @@ export function createDiskStorage(dir: string, maxBytes: number): Storage {
     },
     read: (storedName) => readAll(storage.open(storedName)),
     remove: (storedName) => rm(fileOf(storedName), { force: true }),
+    async removeOrphans(cutoff, named) {
+      const entries = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return [];
+        throw err;
+      });
+      const old: string[] = [];
+      for (const name of entries) {
+        const info = await stat(fileOf(name)).catch(() => null);
+        if (info?.isFile() && info.mtimeMs < cutoff) old.push(name);
+      }
+      let removed = 0;
+      for (let at = 0; at < old.length; at += SWEEP_BATCH) {
+        const batch = old.slice(at, at + SWEEP_BATCH);
+        // A temporary name is never a row's: only whole, renamed files are looked up.
+        const kept = await named(batch.filter((name) => !name.endsWith(INCOMING_SUFFIX)));
+        for (const name of batch) {
+          if (kept.has(name)) continue;
+          await rm(fileOf(name), { force: true });
+          removed++;
+        }
+      }
+      if (removed > 0) await syncDir(dir);
+      return removed;
+    },
   };
   return storage;
+}
+
+/** Creates `dir` if needed and, when it did, flushes the new entries up to the first directory that existed. */
+async function makeDurableDir(dir: string): Promise<void> {
+  const firstMade = await mkdir(dir, { recursive: true });
+  if (!firstMade) return;
+  for (let at = dir; ; at = path.dirname(at)) {
+    await syncDir(path.dirname(at));
+    if (at === firstMade || path.dirname(at) === at) return;
+  }
+}
+
+/** A directory's entries (a file created or renamed in it) reach the disk only when the directory itself is flushed. */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Rows of at most this many bytes: an upload holds one row and its hex-encoded query at a time, well under 1 MB. */
@@ -191,6 +264,19 @@ export function createDatabaseStorage(db: Db, maxBytes: number): Storage {
     read: (storedName) => readAll(storage.open(storedName)),
     async remove(storedName) {
       await db.delete(fileChunks).where(rowsOf(storedName));
+    },
+    async removeOrphans(cutoff) {
+      // One statement: the chunks of every stored name no files row holds and none of whose chunks was
+      // written since the cutoff (an upload still streaming in keeps adding chunks).
+      const removed = await db.execute(sql`
+        DELETE FROM file_chunks WHERE stored_name IN (
+          SELECT c.stored_name FROM file_chunks c
+          WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.stored_name = c.stored_name)
+          GROUP BY c.stored_name
+          HAVING max(c.created_at) < ${new Date(cutoff).toISOString()}::timestamptz
+        )
+        RETURNING stored_name`);
+      return new Set((removed as unknown as { rows: { stored_name: string }[] }).rows.map((r) => r.stored_name)).size;
     },
   };
   return storage;

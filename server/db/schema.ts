@@ -457,10 +457,19 @@ export const files = pgTable(
     contentType: text('content_type').notNull(),
     size: integer('size').notNull(),
     sha256: text('sha256').notNull(),
+    /** The Idempotency-Key of the upload (POST /api/user/files) that stored this row, and the row's place in it. */
+    clientKey: text('client_key'),
+    clientKeyPart: integer('client_key_part'),
     createdAt: createdAt(),
     seq: seq(),
   },
-  (t) => [index('files_user_seq').on(t.userId, t.seq)],
+  (t) => [
+    index('files_user_seq').on(t.userId, t.seq),
+    // One set of rows per upload: a rerun of the same Idempotency-Key finds the first rows instead of adding more.
+    uniqueIndex('files_client_key').on(t.userId, t.clientKey, t.clientKeyPart).where(sql`client_key IS NOT NULL`),
+    // The orphan sweep asks which stored names a row names (server/orphan-files.ts).
+    index('files_stored_name').on(t.storedName),
+  ],
 );
 
 /** The spec's PATCH /user/attachments: a free-form payload the user attaches to their record. */
@@ -545,6 +554,8 @@ export const fileChunks = pgTable(
     storedName: text('stored_name').notNull(),
     part: integer('part').notNull(),
     data: bytea('data').notNull(),
+    /** When the chunk was written: the orphan sweep leaves chunks of an upload still being written alone. */
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.storedName, t.part] })],
 );

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactReplies, contactRequests, files, idempotencyKeys, productRequests, refunds } from '../db/schema.ts';
+import { contactReplies, contactRequests, files, idempotencyKeys, notifications, productRequests, refunds, userAttachments } from '../db/schema.ts';
 import { minimalPdf } from '../seed-data.ts';
-import { backends, createTestApp, postgresSkipReason, type Backend, type TestApp, type TestUser } from '../test-helper.ts';
+import { backends, createTestApp, postgresSkipReason, storedFileCount, type Backend, type TestApp, type TestUser } from '../test-helper.ts';
 import { isRetryable, KEY_TTL_DAYS, pruneIdempotencyKeys } from './idempotency.ts';
 
 const skip = postgresSkipReason();
@@ -18,6 +17,15 @@ async function webIntelligenceOrder(label: string) {
   const fields = { websiteName: label, websiteUrl: 'https://scam.example', fraudType: 'crypto', description: 'They took my deposit.', amountLost: '1234.5' };
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append('relevantInformation', new Blob([new Uint8Array(minimalPdf('Evidence', [label]))], { type: 'application/pdf' }), 'evidence.pdf');
+  const response = new Response(form);
+  return { payload: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type') ?? '' };
+}
+
+/** A general upload of two files (POST /api/user/files): a PDF and a text note, both parts named `files`. */
+async function twoFileUpload(label: string) {
+  const form = new FormData();
+  form.append('files', new Blob([new Uint8Array(minimalPdf('Statement', [label]))], { type: 'application/pdf' }), 'statement.pdf');
+  form.append('files', new Blob([`Call log ${label}`], { type: 'text/plain' }), 'calls.txt');
   const response = new Response(form);
   return { payload: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type') ?? '' };
 }
@@ -49,6 +57,10 @@ function commandsOf(t: TestApp, user: TestUser) {
       const { payload, contentType } = await webIntelligenceOrder(`order-${key}`);
       return send('/api/webIntelligence', key, payload, { 'content-type': contentType });
     },
+    upload: async (key: string) => {
+      const { payload, contentType } = await twoFileUpload(`upload-${key}`);
+      return send('/api/user/files', key, payload, { 'content-type': contentType });
+    },
     /** Every row of the user's in the tables a command writes, and the files on disk. */
     stored: async () => ({
       contact: await rows(contactRequests),
@@ -56,7 +68,8 @@ function commandsOf(t: TestApp, user: TestUser) {
       refunds: await rows(refunds),
       requests: await rows(productRequests),
       files: await rows(files),
-      onDisk: existsSync(t.services.config.filesDir) ? readdirSync(t.services.config.filesDir).length : 0,
+      // Where this backend keeps the bytes: files on disk (PGlite) or file_chunks (PostgreSQL).
+      stored: await storedFileCount(t.services),
     }),
   };
 }
@@ -247,6 +260,20 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     });
 
     it('a purchase with a file: no second request, file row or file on disk', () => expectRerunAnswersFirst(commands.purchase));
+
+    it('an upload of two files: no second file row or stored file, and the first rows in their order', async () => {
+      const key = randomUUID();
+      const first = await commands.upload(key);
+      expect(first.statusCode, first.body).toBe(201);
+      await crashedLongAgo(carol, key);
+      const before = await commands.stored();
+      const rerun = await commands.upload(key);
+      expect(rerun.statusCode, rerun.body).toBe(201);
+      expect(rerun.headers['idempotent-replayed']).toBeUndefined();
+      expect(rerun.json()).toEqual(first.json());
+      expect(await commands.stored()).toEqual(before);
+      expect(await claimOf(carol, key)).toMatchObject({ state: 'done', responseStatus: 201 });
+    });
   });
 
   it('20 parallel identical requests with one key store exactly one row', async () => {
@@ -468,6 +495,83 @@ describe.each(backends())('Idempotency-Key: a crash after commit (%s)', (backend
 
   it('the retry of a purchase with a file answers the first one and stores nothing twice', () =>
     crashThenRetry('/api/webIntelligence', commands.purchase, productRequests));
+
+  /**
+   * Routes that store no row under a client key settle their claim in their own transaction too: after a
+   * crash the claim is already done with the answer, and the retry is that answer, changing nothing.
+   */
+  describe('every other write route: the claim is settled with the change', () => {
+    let admin: TestUser;
+    beforeAll(async () => {
+      admin = await t.user({ admin: true });
+    });
+    const rowCount = async (table: typeof notifications | typeof userAttachments) => Number((await t.services.db.select({ n: count() }).from(table))[0].n);
+    const cases: [string, () => TestUser, string, () => string, object, (typeof notifications | typeof userAttachments)?][] = [
+      ['a notification to one user (admin)', () => admin, 'POST', () => `/api/notification/${dave.uid}`, { notification: { message: 'Your report is ready' } }, notifications],
+      ['a notification to everyone (admin)', () => admin, 'POST', () => '/api/notification', { notification: { message: 'Maintenance tonight' } }, notifications],
+      ['attachments', () => dave, 'PATCH', () => '/api/user/attachments', { attachments: [] }, userAttachments],
+      ['presence', () => dave, 'PATCH', () => '/api/user/active-status', { status: 'ACTIVE' }],
+    ];
+    it.each(cases)('%s', async (_name, who, method, url, payload, table) => {
+      const user = who();
+      const key = randomUUID();
+      const sendIt = () => t.app.inject({ method: method as 'POST' | 'PATCH', url: url(), headers: { ...user.headers, 'idempotency-key': key }, payload });
+      await setFaults({ crashAfterCommitRate: 1, pathPrefix: url() });
+      let crashed;
+      try {
+        crashed = await sendIt();
+      } finally {
+        await setFaults({});
+      }
+      expect(crashed.statusCode, crashed.body).toBeLessThan(300);
+      // Nothing ran after the handler, yet the claim holds the answer: it committed with the change.
+      const claim = (await t.services.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key))))[0];
+      expect(claim).toMatchObject({ state: 'done', responseStatus: crashed.statusCode, responseBody: crashed.json() });
+      await t.services.db
+        .update(idempotencyKeys)
+        .set({ createdAt: sql`now() - interval '3 minutes'` })
+        .where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key)));
+      const before = table ? await rowCount(table) : 0;
+      const retry = await sendIt();
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.json()).toEqual(crashed.json());
+      if (table) expect(await rowCount(table)).toBe(before);
+    });
+  });
+
+  it('the retry of an upload answers the first one: its file rows and stored files once', async () => {
+    const key = randomUUID();
+    const before = await commands.stored();
+    await setFaults({ crashAfterCommitRate: 1, pathPrefix: '/api/user/files' });
+    try {
+      await commands.upload(key);
+    } finally {
+      await setFaults({});
+    }
+    // The process "died" after the commit: the rows and their bytes are there, the client saw no answer.
+    const firstRows = await t.services.db
+      .select({ id: files.id, sha256: files.sha256 })
+      .from(files)
+      .where(and(eq(files.userId, dave.uid), sql`${files.createdAt} >= now() - interval '1 minute'`, eq(files.kind, 'general')))
+      .orderBy(files.createdAt);
+    const afterCrash = await commands.stored();
+    expect(afterCrash).toEqual({ ...before, files: before.files + 2, stored: before.stored + 2 });
+    // The outbox retries once the claim is older than the takeover limit.
+    await t.services.db
+      .update(idempotencyKeys)
+      .set({ createdAt: sql`now() - interval '3 minutes'` })
+      .where(and(eq(idempotencyKeys.userId, dave.uid), eq(idempotencyKeys.key, key)));
+    const retry = await commands.upload(key);
+    expect(retry.statusCode, retry.body).toBe(201);
+    expect(retry.json().data.files.map((f: { id: string }) => f.id).sort()).toEqual(firstRows.map((r) => r.id).sort());
+    expect(await commands.stored()).toEqual(afterCrash);
+    // And each is downloadable with the hash its row records.
+    for (const row of firstRows) {
+      const download = await t.app.inject({ method: 'GET', url: `/api/user/files/${row.id}`, headers: dave.headers });
+      expect(download.statusCode).toBe(200);
+      expect(createHash('sha256').update(download.rawPayload).digest('hex')).toBe(row.sha256);
+    }
+  });
 });
 
 describe('Idempotency-Key: answers the outbox retries are not replayed', () => {

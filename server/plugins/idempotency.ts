@@ -24,8 +24,9 @@ declare module 'fastify' {
  * Same user, same Idempotency-Key: same request (method, path with its parameters, body) replays the
  * stored first answer (nothing new is stored), a different one is 422, and a first attempt still
  * running is 409. The claim is one INSERT … ON CONFLICT DO NOTHING on (user, key), so concurrent
- * replays cannot both run. Routes that store rows settle the claim inside their own transaction
- * (settleInTransaction); onSend settles it for the others.
+ * replays cannot both run. Every write route settles the claim inside the transaction of its change
+ * (settleInTransaction), so a crash leaves both or neither; onSend settles answers that commit nothing
+ * (a refusal, an error) and frees the key after a retryable one.
  * Its hooks sit on the root, so they wrap every route; a request without a checked token has no
  * user and passes through.
  */

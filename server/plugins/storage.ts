@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { type OrphanSweep, startOrphanSweep } from '../orphan-files.ts';
 import type { Storage } from '../storage.ts';
 
 declare module 'fastify' {
@@ -8,10 +9,25 @@ declare module 'fastify' {
   }
 }
 
-/** app.storage, for the routes that save or serve files and for the multipart size cap. */
+/**
+ * app.storage, for the routes that save or serve files and for the multipart size cap; and the
+ * orphan sweep (server/orphan-files.ts): started when the app is ready (then hourly), stopped on close.
+ */
 export const storagePlugin = fp<{ storage: Storage }>(
   async (app, { storage }) => {
     app.decorate('storage', storage);
+    let sweep: OrphanSweep | undefined;
+    app.addHook('onReady', async () => {
+      sweep = startOrphanSweep({
+        db: app.db,
+        storage,
+        onRemoved: (removed) => app.log.info({ removed }, 'orphan sweep: removed stored files no row names'),
+        onError: (err) => app.log.error({ err }, 'orphan sweep failed'),
+      });
+    });
+    app.addHook('onClose', async () => {
+      await sweep?.stop();
+    });
   },
-  { name: 'storage' },
+  { name: 'storage', dependencies: ['database'] },
 );

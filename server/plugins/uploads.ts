@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { HttpError } from '../errors.ts';
 import { cleanFileName, type StoredFile } from '../storage.ts';
+import { unreadBodiesPlugin } from './unread-bodies.ts';
 
 /** What a file part of a multipart body becomes: its bytes already in storage, checked, never in memory. */
 export const UploadedFile = z.object({
@@ -35,6 +36,8 @@ declare module 'fastify' {
 export const uploadsPlugin = fp(
   async (app: FastifyInstance) => {
     const staged = new WeakMap<FastifyRequest, { files: StoredFile[]; kept: boolean }>();
+    // Refusals answer before a body is read to its end, on every route: their connections must stay usable.
+    await app.register(unreadBodiesPlugin);
 
     // After the route's own onRequest guards (who is calling, which body kind a tool takes), before the body is read.
     app.addHook('preParsing', async (request, _reply, payload) => {

@@ -6,6 +6,7 @@ import { envelope, ExistingUserBody, NewUserBody, Profile } from '../../domain/s
 import { writeAudit } from '../audit.ts';
 import { users } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
+import { settleInTransaction } from '../plugins/idempotency.ts';
 import { toProfile } from '../serialize.ts';
 
 /**
@@ -27,9 +28,15 @@ export async function adminRoutes(app: FastifyInstance) {
       const [taken] = await app.db.select({ uid: users.uid }).from(users).where(eq(users.email, email)).limit(1);
       if (taken) throw emailExists(email);
       const uid = await createAccount(app, email, `${firstName} ${lastName}`, phone);
+      const answer = { data: { uid, email } };
       try {
-        await app.db.insert(users).values({ uid, email, firstName, lastName, phone, country, isClient: false, filledInitialForm: false });
-        await app.identity.sendPasswordSetupEmail(email);
+        // The profile and the Idempotency-Key's answer commit together, and only once the email is sent:
+        // a profile that cannot be stored sends no email, an email that cannot be sent keeps no profile.
+        await app.db.transaction(async (tx) => {
+          await tx.insert(users).values({ uid, email, firstName, lastName, phone, country, isClient: false, filledInitialForm: false });
+          await app.identity.sendPasswordSetupEmail(email);
+          await settleInTransaction(tx, request, 201, answer);
+        });
       } catch (err) {
         // Nothing half-made: without this, the account would stay without a profile (or without its
         // set-password email) and the corrected retry would get 409 EMAIL_EXISTS.
@@ -37,7 +44,7 @@ export async function adminRoutes(app: FastifyInstance) {
         request.log.error({ err, uid }, 'create user failed after the account was made; undone');
         throw new HttpError(502, 'USER_NOT_CREATED', 'The user could not be created (the set-password email could not be sent). Nothing was saved: try again.');
       }
-      return reply.status(201).send({ data: { uid, email } });
+      return reply.status(201).send(answer);
     },
   );
 
@@ -47,7 +54,7 @@ export async function adminRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { recordId, recordModule } = request.body;
       const isClient = recordModule === 'contacts';
-      const row = await app.db.transaction(async (tx) => {
+      const answer = await app.db.transaction(async (tx) => {
         const [before] = await tx.select({ isClient: users.isClient }).from(users).where(eq(users.uid, recordId)).for('update');
         if (!before) throw notFound(`User ${recordId} not found`);
         const [after] = await tx
@@ -64,10 +71,12 @@ export async function adminRoutes(app: FastifyInstance) {
           before: { isClient: before.isClient },
           after: { isClient },
         });
-        return after;
+        const settled = { data: toProfile(after) };
+        await settleInTransaction(tx, request, 201, settled);
+        return settled;
       });
-      await app.events.poke(row.uid);
-      return reply.status(201).send({ data: toProfile(row) });
+      await app.events.poke(recordId);
+      return reply.status(201).send(answer);
     },
   );
 }

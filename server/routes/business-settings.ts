@@ -7,6 +7,7 @@ import { writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
 import { businessSettings } from '../db/schema.ts';
 import { conflict } from '../errors.ts';
+import { settleInTransaction } from '../plugins/idempotency.ts';
 import { actorOf } from '../staff-writes.ts';
 
 type Row = typeof businessSettings.$inferSelect;
@@ -74,6 +75,7 @@ export async function businessSettingsRoutes(app: FastifyInstance) {
           before: before ? fieldsOf(before) : null,
           after: fields,
         });
+        await settleInTransaction(tx, request, 200, { data: toBusinessSettings(after) });
         return after;
       });
       await app.events.poke(null);

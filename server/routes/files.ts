@@ -1,11 +1,13 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, UserFile } from '../../domain/schemas.ts';
+import type { Db } from '../db/client.ts';
 import { files, userAttachments } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { toUserFile } from '../serialize-messages.ts';
+import { clientKeyOf, insertOnce, settleInTransaction } from '../plugins/idempotency.ts';
 import { UploadedFile } from '../plugins/uploads.ts';
 import { UUID, contentDisposition, formatBytes, openStored } from '../storage.ts';
 
@@ -28,6 +30,18 @@ const AttachmentsBody = z.strictObject({
     )
     .max(MAX_ATTACHMENTS, `attachments can hold at most ${MAX_ATTACHMENTS} items`),
 });
+
+type FileRow = typeof files.$inferSelect;
+
+/** The rows an upload under this user's Idempotency-Key stored, in the order it sent them; undefined when none. */
+async function filesOfKey(db: Db, userId: string, clientKey: string): Promise<FileRow[] | undefined> {
+  const rows = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.userId, userId), eq(files.clientKey, clientKey)))
+    .orderBy(asc(files.clientKeyPart));
+  return rows.length > 0 ? rows : undefined;
+}
 
 const FileIdParams = z.strictObject({ fileId: z.string().max(64) });
 
@@ -59,23 +73,42 @@ export async function fileRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const parts = Array.isArray(request.body.files) ? request.body.files : [request.body.files];
       const userId = request.user.uid;
-      const rows = await app.db
-        .insert(files)
-        .values(
-          parts.map(({ filename, stored }) => ({
-            userId,
-            kind: 'general',
-            originalName: filename,
-            storedName: stored.storedName,
-            contentType: stored.contentType,
-            size: stored.size,
-            sha256: stored.sha256,
-          })),
-        )
-        .returning();
-      request.keepUploads();
+      const clientKey = clientKeyOf(request);
+      const answer = (rows: FileRow[]) => ({ data: { code: 'SUCCESS' as const, message: 'Files uploaded successfully', files: rows.map(toUserFile) } });
+      // The rows and the key's answer commit together: a process killed after this commit leaves the key
+      // done, and the retry is answered from it instead of storing the files again.
+      const stored = await app.db.transaction(async (tx) => {
+        const result = await insertOnce(
+          clientKey,
+          (key) => filesOfKey(tx, userId, key),
+          async () => {
+            const rows = await tx
+              .insert(files)
+              .values(
+                parts.map(({ filename, stored }, part) => ({
+                  userId,
+                  kind: 'general',
+                  originalName: filename,
+                  storedName: stored.storedName,
+                  contentType: stored.contentType,
+                  size: stored.size,
+                  sha256: stored.sha256,
+                  clientKey,
+                  clientKeyPart: clientKey === null ? null : part,
+                })),
+              )
+              .onConflictDoNothing({ target: [files.userId, files.clientKey, files.clientKeyPart], where: sql`client_key IS NOT NULL` })
+              .returning();
+            return rows.length > 0 ? rows : undefined;
+          },
+        );
+        await settleInTransaction(tx, request, 201, answer(result.row));
+        return result;
+      });
+      // A rerun of a crashed attempt answers the rows the first one stored; the files this attempt brought are not kept.
+      if (stored.created) request.keepUploads();
       await app.events.poke(userId);
-      return reply.status(201).send({ data: { code: 'SUCCESS' as const, message: 'Files uploaded successfully', files: rows.map(toUserFile) } });
+      return reply.status(201).send(answer(stored.row));
     },
   );
 
@@ -125,10 +158,14 @@ export async function fileRoutes(app: FastifyInstance) {
         const missing = ids.find((id) => !ownedIds.has(id));
         if (missing) throw notFound(`File ${missing} not found`);
       }
-      await app.db.insert(userAttachments).values({ userId, payload: { attachments } });
+      const answer = { data: { code: 'SUCCESS' as const, message: 'Attachments updated' } };
+      await app.db.transaction(async (tx) => {
+        await tx.insert(userAttachments).values({ userId, payload: { attachments } });
+        await settleInTransaction(tx, request, 200, answer);
+      });
       request.log.info({ userId, count: attachments.length }, 'attachments updated');
       await app.events.poke(userId);
-      return { data: { code: 'SUCCESS' as const, message: 'Attachments updated' } };
+      return answer;
     },
   );
 }

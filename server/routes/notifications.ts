@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NotificationRead, NotificationReadBody } from '../../domain/notification-reads.ts';
@@ -8,6 +8,7 @@ import { writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
 import { notificationReads, notifications, users } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
+import { settleInTransaction } from '../plugins/idempotency.ts';
 import { toNotification, toNotificationRead } from '../serialize-messages.ts';
 
 const UserIdParams = z.strictObject({
@@ -47,29 +48,31 @@ export async function notificationRoutes(app: FastifyInstance) {
     async (request) => {
       const uid = request.user.uid;
       const { notificationId } = request.body;
-      const [seen] = await app.db
-        .select({ createdAt: notifications.createdAt })
-        .from(notifications)
-        .where(and(eq(notifications.id, notificationId), or(isNull(notifications.userId), eq(notifications.userId, uid))));
-      if (!seen) throw notFound(`Notification ${notificationId} not found`);
-      // Every user has a marker (a trigger on users makes it); the insert covers a row lost by hand.
-      const [row] = await app.db
-        .insert(notificationReads)
-        .values({ userId: uid, readUpTo: seen.createdAt })
-        .onConflictDoUpdate({
-          target: notificationReads.userId,
-          // Only forward: setWhere leaves an equal or later marker as it is.
-          set: { readUpTo: sql`excluded.read_up_to`, updatedAt: sql`now()` },
-          setWhere: sql`${notificationReads.readUpTo} < excluded.read_up_to`,
-        })
-        .returning();
-      // Nothing moved (already read that far): the row as it is, and no poke.
-      if (!row) {
-        const [kept] = await app.db.select().from(notificationReads).where(eq(notificationReads.userId, uid));
-        return { data: toNotificationRead(kept) };
-      }
-      await app.events.poke(uid);
-      return { data: toNotificationRead(row) };
+      const { row, answer } = await app.db.transaction(async (tx) => {
+        const [seen] = await tx
+          .select({ createdAt: notifications.createdAt })
+          .from(notifications)
+          .where(and(eq(notifications.id, notificationId), or(isNull(notifications.userId), eq(notifications.userId, uid))));
+        if (!seen) throw notFound(`Notification ${notificationId} not found`);
+        // Every user has a marker (a trigger on users makes it); the insert covers a row lost by hand.
+        const [moved] = await tx
+          .insert(notificationReads)
+          .values({ userId: uid, readUpTo: seen.createdAt })
+          .onConflictDoUpdate({
+            target: notificationReads.userId,
+            // Only forward: setWhere leaves an equal or later marker as it is.
+            set: { readUpTo: sql`excluded.read_up_to`, updatedAt: sql`now()` },
+            setWhere: sql`${notificationReads.readUpTo} < excluded.read_up_to`,
+          })
+          .returning();
+        // Nothing moved (already read that far): the row as it is, and no poke.
+        const [marker] = moved ? [moved] : await tx.select().from(notificationReads).where(eq(notificationReads.userId, uid));
+        const settled = { data: toNotificationRead(marker) };
+        await settleInTransaction(tx, request, 200, settled);
+        return { row: moved, answer: settled };
+      });
+      if (row) await app.events.poke(uid);
+      return answer;
     },
   );
 
@@ -77,9 +80,9 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/notification',
     { onRequest: app.requireAdmin, schema: { tags: ['notifications', 'admin'], body: NotificationBody, response: { 201: envelope(NotificationItem) } } },
     async (request, reply) => {
-      const row = await insertAudited(app.db, request.user, null, request.body.notification.message);
+      const answer = await insertAudited(app.db, request, null, request.body.notification.message);
       await app.events.poke(null);
-      return reply.status(201).send({ data: toNotification(row) });
+      return reply.status(201).send(answer);
     },
   );
 
@@ -93,19 +96,19 @@ export async function notificationRoutes(app: FastifyInstance) {
       const { userId } = request.params;
       const [target] = await app.db.select({ uid: users.uid }).from(users).where(eq(users.uid, userId));
       if (!target) throw notFound(`User ${userId} not found`);
-      const row = await insertAudited(app.db, request.user, userId, request.body.notification.message);
+      const answer = await insertAudited(app.db, request, userId, request.body.notification.message);
       await app.events.poke(userId);
-      return reply.status(201).send({ data: toNotification(row) });
+      return reply.status(201).send(answer);
     },
   );
 }
 
-/** A notification sent by staff is a staff action: it and its audit row commit together. */
-async function insertAudited(db: Db, actor: { uid: string; email: string }, userId: string | null, message: string) {
+/** A notification sent by staff is a staff action: it, its audit row and its Idempotency-Key's answer commit together. */
+async function insertAudited(db: Db, request: FastifyRequest, userId: string | null, message: string) {
   return db.transaction(async (tx) => {
     const [row] = await tx.insert(notifications).values({ userId, message }).returning();
     await writeAudit(tx, {
-      actor,
+      actor: request.user,
       action: 'notification',
       entityType: 'notification',
       entityId: row.id,
@@ -113,6 +116,8 @@ async function insertAudited(db: Db, actor: { uid: string; email: string }, user
       before: null,
       after: { message, to: userId ?? 'everyone' },
     });
-    return row;
+    const answer = { data: toNotification(row) };
+    await settleInTransaction(tx, request, 201, answer);
+    return answer;
   });
 }

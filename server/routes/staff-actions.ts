@@ -27,6 +27,7 @@ import { renderInvoicePdf } from '../invoices.ts';
 import { clientName, isFullyPaid, toStaffClient, toStaffDeal, toStaffRequest } from '../serialize.ts';
 import { createSignedLinks } from '../signed-links.ts';
 import { type Actor, actorOf, lockRequest, notifyUser, type RequestRow, toCents, toDollars, validation } from '../staff-writes.ts';
+import { settleInTransaction } from '../plugins/idempotency.ts';
 import { UploadedFile } from '../plugins/uploads.ts';
 import { formatBytes, type StoredFile } from '../storage.ts';
 
@@ -75,7 +76,11 @@ export async function staffActionRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { requestId } = request.params;
-      const row = await app.db.transaction(async (tx) => transition(tx, await lockRequest(tx, requestId), request.body, actorOf(request)));
+      const row = await app.db.transaction(async (tx) => {
+        const moved = await transition(tx, await lockRequest(tx, requestId), request.body, actorOf(request));
+        await settleInTransaction(tx, request, 200, { data: toStaffRequest(moved) });
+        return moved;
+      });
       await app.events.poke(row.userId);
       return { data: toStaffRequest(row) };
     },
@@ -89,7 +94,11 @@ export async function staffActionRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { requestId } = request.params;
-      const row = await app.db.transaction(async (tx) => markContractSigned(tx, await lockRequest(tx, requestId), request.body.version, actorOf(request)));
+      const row = await app.db.transaction(async (tx) => {
+        const signed = await markContractSigned(tx, await lockRequest(tx, requestId), request.body.version, actorOf(request));
+        await settleInTransaction(tx, request, 200, { data: toStaffRequest(signed) });
+        return signed;
+      });
       await app.events.poke(row.userId);
       return { data: toStaffRequest(row) };
     },
@@ -113,14 +122,17 @@ export async function staffActionRoutes(app: FastifyInstance) {
       try {
         const result = await app.db.transaction(async (tx) => {
           const row = await lockRequest(tx, requestId);
-          return recordPayment(tx, row, request.body, actorOf(request), async (pdf, name) => {
+          const recorded = await recordPayment(tx, row, request.body, actorOf(request), async (pdf, name) => {
             const stored = await app.storage.save(pdf, name);
             written.push(stored);
             return stored;
           });
+          const answer = { data: { request: toStaffRequest(recorded.request), deal: toStaffDeal(recorded.deal, links) } };
+          await settleInTransaction(tx, request, 201, answer);
+          return { userId: recorded.request.userId, answer };
         });
-        await app.events.poke(result.request.userId);
-        return reply.status(201).send({ data: { request: toStaffRequest(result.request), deal: toStaffDeal(result.deal, links) } });
+        await app.events.poke(result.userId);
+        return reply.status(201).send(result.answer);
       } catch (err) {
         // The transaction rolled back: the invoice it stored must not stay behind without its row.
         await Promise.allSettled(written.map((file) => app.storage.remove(file.storedName)));
@@ -153,7 +165,9 @@ export async function staffActionRoutes(app: FastifyInstance) {
       const { filename, stored } = request.body.file;
       const row = await app.db.transaction(async (tx) => {
         const locked = await lockRequest(tx, requestId);
-        return deliverFinalFile(tx, locked, request.body.version, actorOf(request), { ...stored, name: filename });
+        const delivered = await deliverFinalFile(tx, locked, request.body.version, actorOf(request), { ...stored, name: filename });
+        await settleInTransaction(tx, request, 201, { data: toStaffRequest(delivered) });
+        return delivered;
       });
       request.keepUploads();
       await app.events.poke(row.userId);
@@ -175,7 +189,11 @@ export async function staffActionRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { uid } = request.params;
-      const row = await app.db.transaction(async (tx) => approveClient(tx, await lockUser(tx, uid), request.body.version, actorOf(request)));
+      const row = await app.db.transaction(async (tx) => {
+        const approved = await approveClient(tx, await lockUser(tx, uid), request.body.version, actorOf(request));
+        await settleInTransaction(tx, request, 200, { data: toStaffClient(approved, approved.presence) });
+        return approved;
+      });
       await app.events.poke(row.uid);
       return { data: toStaffClient(row, row.presence) };
     },
@@ -195,7 +213,11 @@ export async function staffActionRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { uid } = request.params;
-      const row = await app.db.transaction(async (tx) => setStaffRole(tx, await lockUser(tx, uid), request.body, actorOf(request)));
+      const row = await app.db.transaction(async (tx) => {
+        const changed = await setStaffRole(tx, await lockUser(tx, uid), request.body, actorOf(request));
+        await settleInTransaction(tx, request, 200, { data: toStaffClient(changed, changed.presence) });
+        return changed;
+      });
       await app.events.poke(row.uid);
       return { data: toStaffClient(row, row.presence) };
     },

@@ -69,7 +69,11 @@ export async function staffSupportRoutes(app: FastifyInstance) {
       schema: { tags: ['staff'], summary: 'Closes or reopens a support thread', params: ThreadParams, body: ThreadStatusBody, response: { 200: envelope(StaffThread) } },
     },
     async (request) => {
-      const result = await app.db.transaction(async (tx) => setThreadStatus(tx, await lockThread(tx, request.params.threadId), request.body, actorOf(request)));
+      const result = await app.db.transaction(async (tx) => {
+        const changed = await setThreadStatus(tx, await lockThread(tx, request.params.threadId), request.body, actorOf(request));
+        await settleInTransaction(tx, request, 200, { data: changed.thread });
+        return changed;
+      });
       await app.events.poke(result.owner);
       return { data: result.thread };
     },
@@ -91,7 +95,9 @@ export async function staffSupportRoutes(app: FastifyInstance) {
       const result = await app.db.transaction(async (tx) => {
         const refund = await lockRefund(tx, request.params.refundId);
         // Its request is locked too: what was paid on it cannot move while the amount is checked.
-        return decideRefund(tx, refund, await lockRequest(tx, refund.requestId), request.body, actorOf(request));
+        const decided = await decideRefund(tx, refund, await lockRequest(tx, refund.requestId), request.body, actorOf(request));
+        await settleInTransaction(tx, request, 200, { data: toStaffRefund(decided.refund, decided.paid) });
+        return decided;
       });
       await app.events.poke(result.refund.userId);
       return { data: toStaffRefund(result.refund, result.paid) };

@@ -56,7 +56,11 @@ export async function staffTrackingRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const link = await app.db.transaction(async (tx) => setTrackingLinkDisabled(tx, await lockTrackingLink(tx, request.params.linkId), request.body.disabled, actorOf(request)));
+      const link = await app.db.transaction(async (tx) => {
+        const changed = await setTrackingLinkDisabled(tx, await lockTrackingLink(tx, request.params.linkId), request.body.disabled, actorOf(request));
+        await settleInTransaction(tx, request, 200, { data: toStaffTrackingLink(changed) });
+        return changed;
+      });
       // This instance answers the change at once; others within the slug cache's TTL (link-cache.ts).
       app.tracking.forget(link.slug);
       await app.events.poke(link.userId);

@@ -6,6 +6,7 @@ import { ActiveStatusBody, InitialFormBody, Profile } from '../../domain/schemas
 import type { Db } from '../db/client.ts';
 import { userPresence, users } from '../db/schema.ts';
 import { HttpError } from '../errors.ts';
+import { settleInTransaction } from '../plugins/idempotency.ts';
 import { toProfile } from '../serialize.ts';
 
 const ProfileEnvelope = z.object({ data: Profile });
@@ -27,22 +28,27 @@ export async function userRoutes(app: FastifyInstance) {
   api.put('/user/initial-form', { ...auth, schema: { body: InitialFormBody, response: { 201: ProfileEnvelope } } }, async (request, reply) => {
     const { name, ...form } = request.body.initialForm;
     const [first, ...rest] = name.split(/\s+/);
-    const [row] = await app.db
-      .update(users)
-      .set({
-        initialForm: { ...form, name },
-        filledInitialForm: true,
-        // The spec sends the display name with the form; it fills the profile's name when unset.
-        firstName: sql`coalesce(${users.firstName}, ${first})`,
-        lastName: sql`coalesce(${users.lastName}, ${rest.join(' ') || null})`,
-        // Staff acting on this profile from an older view get a conflict that shows the new answers.
-        version: sql`${users.version} + 1`,
-      })
-      .where(eq(users.uid, request.user.uid))
-      .returning();
-    if (!row) throw new HttpError(404, 'NOT_FOUND', 'Profile not found');
-    await app.events.poke(row.uid);
-    return reply.status(201).send({ data: toProfile(row, await presenceOf(app.db, row.uid)) });
+    const answer = await app.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(users)
+        .set({
+          initialForm: { ...form, name },
+          filledInitialForm: true,
+          // The spec sends the display name with the form; it fills the profile's name when unset.
+          firstName: sql`coalesce(${users.firstName}, ${first})`,
+          lastName: sql`coalesce(${users.lastName}, ${rest.join(' ') || null})`,
+          // Staff acting on this profile from an older view get a conflict that shows the new answers.
+          version: sql`${users.version} + 1`,
+        })
+        .where(eq(users.uid, request.user.uid))
+        .returning();
+      if (!row) throw new HttpError(404, 'NOT_FOUND', 'Profile not found');
+      const profile = { data: toProfile(row, await presenceOf(tx, row.uid)) };
+      await settleInTransaction(tx, request, 201, profile);
+      return profile;
+    });
+    await app.events.poke(request.user.uid);
+    return reply.status(201).send(answer);
   });
 
   api.patch(
@@ -52,19 +58,23 @@ export async function userRoutes(app: FastifyInstance) {
       // user_presence, not users: this is sent on every tab shown or hidden, and a users write would take
       // the global change_seq lock and re-send the whole profile to every device (schema.ts userPresence).
       // The authenticate hook has made the users row, so the foreign key holds even on a first call.
-      await app.db
-        .insert(userPresence)
-        .values({ uid: request.user.uid, status: request.body.status })
-        .onConflictDoUpdate({
-          target: userPresence.uid,
-          set: {
-            status: sql`excluded.status`,
-            lastSeenAt: sql`now()`,
-            // "Since when": a repeated report of the same status keeps the time it began.
-            updatedAt: sql`CASE WHEN ${userPresence.status} IS DISTINCT FROM excluded.status THEN now() ELSE ${userPresence.updatedAt} END`,
-          },
-        });
-      return { data: { status: request.body.status } };
+      const answer = { data: { status: request.body.status } };
+      await app.db.transaction(async (tx) => {
+        await tx
+          .insert(userPresence)
+          .values({ uid: request.user.uid, status: request.body.status })
+          .onConflictDoUpdate({
+            target: userPresence.uid,
+            set: {
+              status: sql`excluded.status`,
+              lastSeenAt: sql`now()`,
+              // "Since when": a repeated report of the same status keeps the time it began.
+              updatedAt: sql`CASE WHEN ${userPresence.status} IS DISTINCT FROM excluded.status THEN now() ELSE ${userPresence.updatedAt} END`,
+            },
+          });
+        await settleInTransaction(tx, request, 200, answer);
+      });
+      return answer;
     },
   );
 }
