@@ -1,11 +1,17 @@
 import { buildApp } from './app.ts';
 import { openServices } from './compose.ts';
 import { loadConfig } from './config.ts';
+import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { pruneIdempotencyKeys } from './plugins/idempotency.ts';
 import { ipDataLoadStats, loadIpLookup } from './tracking/ip-lookup.ts';
 
 const config = loadConfig();
-const services = await openServices(config);
+const services = await openServices(config).catch((err: unknown) => {
+  // Another process owns DATA_DIR: say which, without a stack trace, and stop.
+  if (!(err instanceof DataDirInUseError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+});
 const app = await buildApp(services, { logger: config.NODE_ENV !== 'test' });
 
 // Idempotency keys are kept 30 days; prune once at start and then daily.
