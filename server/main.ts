@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { listenForBackups } from './backup/control-socket.ts';
 import { openServices } from './compose.ts';
 import { loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
@@ -20,6 +21,12 @@ await prune();
 const pruneTimer = setInterval(prune, 24 * 60 * 60 * 1000);
 pruneTimer.unref();
 
+// `npm run backup` asks this process for the embedded database's snapshot (it alone may open DATA_DIR).
+const backups = await listenForBackups(services).catch((err: unknown) => {
+  app.log.error(err, 'the backup socket could not listen: `npm run backup` cannot reach this server');
+  return undefined;
+});
+
 await app.listen({ port: config.PORT, host: config.HOST });
 console.log(`API listening on http://localhost:${config.PORT} (${services.database.kind})`);
 
@@ -38,6 +45,7 @@ async function stop(signal: string) {
   stopping = true;
   console.log(`${signal}: closing the API server`);
   await app.close();
+  await backups?.close();
   await services.close();
   process.exit(0);
 }

@@ -40,8 +40,8 @@ describe.skipIf(process.platform !== 'linux')('PGlite on disk', () => {
   });
 
   it('runs PostgreSQL with fsync on', async () => {
-    const { rows } = await database.db.execute<{ fsync: string }>(sql`SHOW fsync`);
-    expect(rows[0].fsync).toBe('on');
+    const result = (await database.db.execute(sql`SHOW fsync`)) as unknown as { rows: { fsync: string }[] };
+    expect(result.rows[0].fsync).toBe('on');
   });
 
   it('fsyncs the WAL before a commit is acknowledged', async () => {
