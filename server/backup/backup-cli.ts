@@ -2,9 +2,10 @@
 // database and its stored files, a manifest with the rows per table and the SHA-256 of every member
 // (docs/decisions/022-backup-and-restore.md). While a server runs on DATA_DIR it takes the snapshot
 // (it alone may open the directory) and streams it here over DATA_DIR/backup.sock; with none running,
-// this script takes DATA_DIR's lock and opens it itself. With DATABASE_URL: see the README (pg_dump).
+// this script takes DATA_DIR's lock and opens it itself. With DATABASE_URL, the archive holds pg_dump's
+// dump, whose file_chunks table holds the stored files, and the manifest every file's SHA-256 in that snapshot.
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { request } from 'node:http';
 import { hostname } from 'node:os';
@@ -17,12 +18,13 @@ import { z } from 'zod';
 import { acquireDataDirLock, DataDirInUseError, liveDataDirHolder } from '../db/data-dir-lock.ts';
 import { durablePgliteOptions } from '../db/durable-pglite.ts';
 import { controlSocketPath } from './control-socket.ts';
+import { dumpPostgres, fileSha256, POSTGRES_MEMBER, postgresManifest } from './postgres.ts';
 import { DATABASE_MEMBER, FORMAT, fileMember, inspectDump, type Manifest, MANIFEST_MEMBER, sha256, writeSnapshot } from './snapshot.ts';
 import { put, putMember, readTar, tarEnd } from './tar.ts';
 
 const Env = z.object({
   DATA_DIR: z.string().min(1).default('data'),
-  DATABASE_URL: z.string().optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL').optional(),
 });
 
 class BackupError extends Error {}
@@ -129,20 +131,53 @@ async function writeArchive(raw: Readable, archivePath: string, source: Omit<Man
   }
 }
 
+/** DATABASE_URL: pg_dump of one snapshot, in which the rows were also counted and the stored files hashed. */
+async function writePostgresArchive(url: string, archivePath: string): Promise<Manifest> {
+  const { dumpFile, cleanup, facts } = await dumpPostgres(url);
+  const partial = `${archivePath}.${randomUUID().slice(0, 8)}.partial`;
+  try {
+    const damaged = facts.files.filter((f) => f.chunksSha256 !== null && f.chunksSha256 !== f.rowSha256);
+    if (damaged.length) throw new BackupError(`stored files do not match their rows' SHA-256: ${damaged.map((f) => f.storedName).join(', ')}`);
+    const redacted = new URL(url);
+    redacted.password = '';
+    const manifest = postgresManifest(facts, dumpFile, await fileSha256(dumpFile), { dataDir: redacted.toString(), host: hostname(), takenBy: 'npm run backup (pg_dump)' });
+    const gzip = createGzip();
+    const file = createWriteStream(partial, { flags: 'wx', mode: 0o600 });
+    gzip.pipe(file);
+    await putMember(gzip, POSTGRES_MEMBER, manifest.members[0].size, createReadStream(dumpFile));
+    const body = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+    await putMember(gzip, MANIFEST_MEMBER, body.length, body);
+    await put(gzip, tarEnd());
+    gzip.end();
+    await finished(file);
+    const handle = await open(partial, 'r+');
+    await handle.sync();
+    await handle.close();
+    renameSync(partial, archivePath);
+    return manifest;
+  } catch (err) {
+    rmSync(partial, { force: true });
+    throw err;
+  } finally {
+    cleanup();
+  }
+}
+
 const stamp = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
 
 async function main(): Promise<number> {
   const env = Env.parse(process.env);
-  if (env.DATABASE_URL) {
-    console.error(
-      'DATABASE_URL is set: the database and its stored files (the file_chunks table) are in PostgreSQL. Back them up with pg_dump, as the README\'s "Backup and restore" says.',
-    );
-    return 2;
-  }
-  const dataDir = path.resolve(env.DATA_DIR);
   const archivePath = path.resolve(process.argv[2] ?? path.join('backups', `portal-backup-${stamp()}.tar.gz`));
   if (existsSync(archivePath)) throw new BackupError(`${archivePath} exists already; name another archive`);
   mkdirSync(path.dirname(archivePath), { recursive: true });
+  if (env.DATABASE_URL) {
+    const manifest = await writePostgresArchive(env.DATABASE_URL, archivePath);
+    const rows = Object.values(manifest.tables).reduce((a, b) => a + b, 0);
+    console.log(`Backup written to ${archivePath}`);
+    console.log(`  pg_dump of ${Object.keys(manifest.tables).length} tables, ${rows} rows, stored files included (file_chunks): every one's SHA-256 checked`);
+    return 0;
+  }
+  const dataDir = path.resolve(env.DATA_DIR);
   const holder = liveDataDirHolder(dataDir);
   const raw = holder ? await snapshotFromServer(dataDir, holder.pid) : snapshotHere(dataDir);
   const takenBy = holder ? `the running server (pid ${holder.pid}, ${holder.command})` : 'npm run backup (no server was running)';

@@ -8,11 +8,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDataDirLock } from '../db/data-dir-lock.ts';
 import { durablePgliteOptions } from '../db/durable-pglite.ts';
 import { type ServerProcess, startServerProcess } from '../server-process.ts';
-import { emulatorHost, signUp } from '../test-helper.ts';
+import { emulatorHost, freshPostgresUrl, postgresSkipReason, signUp } from '../test-helper.ts';
 import { inspect } from './snapshot.ts';
 
 const backupCli = path.resolve(import.meta.dirname, 'backup-cli.ts');
@@ -20,9 +21,9 @@ const restoreCli = path.resolve(import.meta.dirname, 'restore-cli.ts');
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 /** Runs one of the scripts as `npm run backup|restore` does; resolves with its exit code and output. */
-function runScript(script: string, args: string[], dataDir: string): Promise<{ code: number | null; output: string }> {
+function runScript(script: string, args: string[], dataDir: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   const { DATABASE_URL: _none, ...inherited } = process.env;
-  const child = spawn(process.execPath, [script, ...args], { env: { ...inherited, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, ...args], { env: { ...inherited, DATA_DIR: dataDir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -51,6 +52,36 @@ async function contents(dataDir: string): Promise<{ tables: Record<string, numbe
   }
 }
 
+/** Two accounts with three contact requests and two uploads each, through the server's API. */
+async function fill(server: ServerProcess): Promise<{ contactRows: number; uploads: { id: string; sha256: string; headers: Record<string, string> }[] }> {
+  const uploads: { id: string; sha256: string; headers: Record<string, string> }[] = [];
+  let contactRows = 0;
+  for (let u = 0; u < 2; u++) {
+    const token = await signUp(emulatorHost(), `b${Date.now()}-${randomUUID().slice(0, 8)}@test.example`, 'Secret#123');
+    const headers = { authorization: `Bearer ${token.idToken}` };
+    expect((await fetch(`${server.url}/api/user`, { headers })).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const contact = await fetch(`${server.url}/api/contact`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: JSON.stringify({ contactRequest: { subject: `Question ${i}`, message: `Message ${i} of user ${u}` } }),
+      });
+      expect(contact.status).toBe(201);
+      contactRows++;
+    }
+    for (let i = 0; i < 2; i++) {
+      const bytes = randomBytes(150_000 + i * 70_000);
+      bytes.write('%PDF-1.4\n', 0, 'latin1');
+      const form = uploadForm(`statement-${i}.pdf`, bytes);
+      const created = await fetch(`${server.url}/api/user/files`, { method: 'POST', headers: { ...headers, 'content-type': form.contentType }, body: form.body });
+      expect(created.status).toBe(201);
+      const { data } = (await created.json()) as { data: { files: { id: string }[] } };
+      uploads.push({ id: data.files[0].id, sha256: sha256(bytes), headers });
+    }
+  }
+  return { contactRows, uploads };
+}
+
 describe('npm run backup and npm run restore (embedded database)', () => {
   const dirs: string[] = [];
   const dir = (prefix: string) => {
@@ -60,35 +91,13 @@ describe('npm run backup and npm run restore (embedded database)', () => {
   };
   let source: string;
   let server: ServerProcess | undefined;
-  const uploads: { id: string; sha256: string; headers: Record<string, string> }[] = [];
+  let uploads: { id: string; sha256: string; headers: Record<string, string> }[] = [];
   let contactRows = 0;
 
   beforeAll(async () => {
     source = dir('portal-backup-source-');
     server = await startServerProcess({ DATA_DIR: source });
-    for (let u = 0; u < 2; u++) {
-      const token = await signUp(emulatorHost(), `b${Date.now()}-${randomUUID().slice(0, 8)}@test.example`, 'Secret#123');
-      const headers = { authorization: `Bearer ${token.idToken}` };
-      expect((await fetch(`${server.url}/api/user`, { headers })).status).toBe(200);
-      for (let i = 0; i < 3; i++) {
-        const contact = await fetch(`${server.url}/api/contact`, {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-          body: JSON.stringify({ contactRequest: { subject: `Question ${i}`, message: `Message ${i} of user ${u}` } }),
-        });
-        expect(contact.status).toBe(201);
-        contactRows++;
-      }
-      for (let i = 0; i < 2; i++) {
-        const bytes = randomBytes(150_000 + i * 70_000);
-        bytes.write('%PDF-1.4\n', 0, 'latin1');
-        const form = uploadForm(`statement-${i}.pdf`, bytes);
-        const created = await fetch(`${server.url}/api/user/files`, { method: 'POST', headers: { ...headers, 'content-type': form.contentType }, body: form.body });
-        expect(created.status).toBe(201);
-        const { data } = (await created.json()) as { data: { files: { id: string }[] } };
-        uploads.push({ id: data.files[0].id, sha256: sha256(bytes), headers });
-      }
-    }
+    ({ contactRows, uploads } = await fill(server));
   }, 180_000);
 
   afterAll(async () => {
@@ -171,5 +180,54 @@ describe('npm run backup and npm run restore (embedded database)', () => {
     expect(rejected.code).toBe(1);
     expect(rejected.output).toMatch(/files\/[0-9a-f-]+ does not match its SHA-256 in the manifest/);
     expect(readdirSync(empty)).toEqual(['owner.lock']);
+  }, 300_000);
+});
+
+describe.skipIf(postgresSkipReason())('npm run backup and npm run restore (DATABASE_URL)', () => {
+  /** Rows per table, and each stored file's SHA-256 computed from its chunks. */
+  async function pgContents(url: string): Promise<{ tables: Record<string, number>; files: Record<string, string> }> {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows: names } = await client.query<{ name: string }>(
+        `SELECT table_schema || '.' || table_name AS name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
+      );
+      const tables: Record<string, number> = {};
+      for (const { name } of names) tables[name] = Number((await client.query(`SELECT count(*) AS n FROM ${name.split('.').map((part) => client.escapeIdentifier(part)).join('.')}`)).rows[0].n);
+      const { rows } = await client.query<{ stored_name: string; sha: string }>(`SELECT stored_name, encode(sha256(string_agg(data, ''::bytea ORDER BY part)), 'hex') AS sha FROM file_chunks GROUP BY 1`);
+      return { tables, files: Object.fromEntries(rows.map((r) => [r.stored_name, r.sha])) };
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('dumps the database with its stored files, restores into an empty database, and the copy holds every row and file', async () => {
+    const sourceUrl = await freshPostgresUrl();
+    const server = await startServerProcess({ DATABASE_URL: sourceUrl, DOWNLOAD_SECRET: randomBytes(32).toString('base64url') });
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-backup-pg-'));
+    try {
+      const { uploads } = await fill(server);
+      const archive = path.join(dataDir, 'backup.tar.gz');
+      const backup = await runScript(backupCli, [archive], dataDir, { DATABASE_URL: sourceUrl });
+      expect(backup.output).toContain('stored files included');
+      expect(backup.code).toBe(0);
+      const before = await pgContents(sourceUrl);
+
+      const targetUrl = await freshPostgresUrl();
+      const restore = await runScript(restoreCli, [archive], dataDir, { DATABASE_URL: targetUrl });
+      expect(restore.output).toContain('every SHA-256 and row count checked');
+      expect(restore.code).toBe(0);
+      const after = await pgContents(targetUrl);
+      expect(after).toEqual(before);
+      expect(Object.values(after.files).sort()).toEqual(uploads.map((u) => u.sha256).sort());
+
+      // Into a database that is not empty: refused.
+      const again = await runScript(restoreCli, [archive], dataDir, { DATABASE_URL: targetUrl });
+      expect(again.code).toBe(1);
+      expect(again.output).toMatch(/restore only into an empty database/);
+    } finally {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }, 300_000);
 });

@@ -3,7 +3,8 @@
 // server) and when DATA_DIR holds anything; checks every member's SHA-256 against the manifest, opens
 // the restored database and compares its rows per table with the manifest and every stored file with
 // its row's SHA-256, and only then moves the result into place.
-import { createReadStream, createWriteStream, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -12,12 +13,13 @@ import { PGlite } from '@electric-sql/pglite';
 import { z } from 'zod';
 import { acquireDataDirLock, DataDirInUseError, LOCK_DIR_NAME } from '../db/data-dir-lock.ts';
 import { durablePgliteOptions, syncTree } from '../db/durable-pglite.ts';
+import { POSTGRES_MEMBER, restorePostgres } from './postgres.ts';
 import { DATABASE_MEMBER, FORMAT, inspect, type Manifest, MANIFEST_MEMBER, sha256 } from './snapshot.ts';
 import { put, readTar } from './tar.ts';
 
 const Env = z.object({
   DATA_DIR: z.string().min(1).default('data'),
-  DATABASE_URL: z.string().optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL').optional(),
 });
 
 const ManifestSchema = z.object({
@@ -34,6 +36,7 @@ class RestoreError extends Error {}
 /** Where a member goes under the staging directory; anything else in an archive is refused. */
 function stagedPath(staging: string, name: string): string {
   if (name === DATABASE_MEMBER) return path.join(staging, 'pglite.tar');
+  if (name === POSTGRES_MEMBER) return path.join(staging, 'postgres.dump');
   const file = /^files\/([0-9A-Za-z-]{1,80})$/.exec(name);
   if (file) return path.join(staging, 'files', file[1]);
   throw new RestoreError(`the archive holds an unexpected member ${name}`);
@@ -75,7 +78,7 @@ async function unpack(archive: string, staging: string): Promise<{ manifest: Man
   return { manifest: parsed.data as Manifest, seen };
 }
 
-function checkMembers(manifest: Manifest, seen: Map<string, { size: number; sha256: string }>): void {
+function checkMembers(manifest: Manifest, seen: Map<string, { size: number; sha256: string }>, database: string): void {
   const listed = new Set(manifest.members.map((m) => m.name));
   for (const member of manifest.members) {
     const got = seen.get(member.name);
@@ -83,14 +86,37 @@ function checkMembers(manifest: Manifest, seen: Map<string, { size: number; sha2
     if (got.size !== member.size || got.sha256 !== member.sha256) throw new RestoreError(`${member.name} does not match its SHA-256 in the manifest: the archive is damaged`);
   }
   for (const name of seen.keys()) if (!listed.has(name)) throw new RestoreError(`${name} is in the archive but not in its manifest`);
-  if (!listed.has(DATABASE_MEMBER)) throw new RestoreError('the archive holds no database');
+  if (!listed.has(database)) {
+    throw new RestoreError(
+      listed.has(DATABASE_MEMBER) || listed.has(POSTGRES_MEMBER)
+        ? `this archive is of the ${listed.has(DATABASE_MEMBER) ? 'embedded database (unset DATABASE_URL to restore it)' : 'PostgreSQL database (set DATABASE_URL to an empty database to restore it)'}`
+        : 'the archive holds no database',
+    );
+  }
+}
+
+/** DATABASE_URL: the dump into that (empty) database; rows and stored files compared with the manifest. */
+async function restoreIntoPostgres(url: string, archive: string): Promise<void> {
+  const staging = mkdtempSync(path.join(tmpdir(), 'portal-pg-restore-'));
+  try {
+    const { manifest, seen } = await unpack(archive, staging);
+    checkMembers(manifest, seen, POSTGRES_MEMBER);
+    await restorePostgres(url, path.join(staging, 'postgres.dump'), manifest).catch((err: Error) => {
+      throw new RestoreError(err.message);
+    });
+    const rows = Object.values(manifest.tables).reduce((a, b) => a + b, 0);
+    console.log(`Restored ${archive} into the database behind DATABASE_URL`);
+    console.log(`  backup of ${manifest.createdAt}; ${Object.keys(manifest.tables).length} tables, ${rows} rows: every SHA-256 and row count checked`);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }
 
 async function main(): Promise<void> {
   const env = Env.parse(process.env);
   const archive = process.argv[2];
   if (!archive) throw new RestoreError('name the archive: npm run restore <archive.tar.gz>');
-  if (env.DATABASE_URL) throw new RestoreError('DATABASE_URL is set: this restores the embedded database only; for PostgreSQL use pg_restore, as the README says');
+  if (env.DATABASE_URL) return restoreIntoPostgres(env.DATABASE_URL, path.resolve(archive));
   const dataDir = path.resolve(env.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const lock = acquireDataDirLock(dataDir);
@@ -101,7 +127,7 @@ async function main(): Promise<void> {
       throw new RestoreError(`DATA_DIR ${dataDir} is not empty (${present.slice(0, 5).join(', ')}${present.length > 5 ? ', …' : ''}): restore only into an empty directory (move this one aside, or set DATA_DIR to a new one)`);
     }
     const { manifest, seen } = await unpack(path.resolve(archive), staging);
-    checkMembers(manifest, seen);
+    checkMembers(manifest, seen, DATABASE_MEMBER);
     const pgliteDir = path.join(staging, 'pglite');
     const dump = await readFile(path.join(staging, 'pglite.tar'));
     const pglite = new PGlite({ ...durablePgliteOptions(pgliteDir), loadDataDir: new Blob([new Uint8Array(dump)]) });
