@@ -183,6 +183,55 @@ describe('npm run backup and npm run restore (embedded database)', () => {
   }, 300_000);
 });
 
+describe('a backup taken while uploads keep arriving (embedded database)', () => {
+  it('restores to a database in which every files row has its file, with the SHA-256 of the row', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-backup-busy-'));
+    const target = mkdtempSync(path.join(tmpdir(), 'portal-backup-busy-target-'));
+    const server = await startServerProcess({ DATA_DIR: dataDir, LEAD_UPLOAD_FILES_PER_DAY: '1000', LEAD_UPLOAD_MB_PER_DAY: '1000', LEAD_WRITE_LIMIT_PER_MINUTE: '1000', LEAD_WRITE_LIMIT_PER_DAY: '1000' });
+    try {
+      const { uploads: before } = await fill(server);
+      const { headers } = before[0];
+      let uploading = true;
+      let acknowledged = 0;
+      const uploader = (async () => {
+        for (let i = 0; uploading; i++) {
+          const bytes = randomBytes(100_000);
+          bytes.write('%PDF-1.4\n', 0, 'latin1');
+          const form = uploadForm(`during-${i}.pdf`, bytes);
+          const created = await fetch(`${server.url}/api/user/files`, { method: 'POST', headers: { ...headers, 'content-type': form.contentType }, body: form.body });
+          expect(created.status).toBe(201);
+          acknowledged++;
+        }
+      })();
+      const archive = path.join(dataDir, '..', `${path.basename(dataDir)}.tar.gz`);
+      const backup = await runScript(backupCli, [archive], dataDir);
+      uploading = false;
+      await uploader;
+      expect(backup.code).toBe(0);
+      expect(acknowledged).toBeGreaterThan(0);
+      rmSync(target, { recursive: true });
+      const restore = await runScript(restoreCli, [archive], target);
+      rmSync(archive, { force: true });
+      expect(restore.output).toContain('every SHA-256 and row count checked');
+      expect(restore.code).toBe(0);
+      const lock = acquireDataDirLock(target);
+      const pglite = new PGlite(durablePgliteOptions(path.join(target, 'pglite')));
+      try {
+        const { files } = await inspect(pglite);
+        expect(files.length).toBeGreaterThanOrEqual(before.length);
+        for (const row of files) expect(sha256(readFileSync(path.join(target, 'files', row.storedName)))).toBe(row.sha256);
+      } finally {
+        await pglite.close();
+        lock.release();
+      }
+    } finally {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(target, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
+
 describe.skipIf(postgresSkipReason())('npm run backup and npm run restore (DATABASE_URL)', () => {
   /** Rows per table, and each stored file's SHA-256 computed from its chunks. */
   async function pgContents(url: string): Promise<{ tables: Record<string, number>; files: Record<string, string> }> {
