@@ -2,6 +2,7 @@
 // rows and uploads, `npm run backup` while it runs, `npm run restore` into another directory, and the
 // restored directory compared table by table and file by file, then served again.
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -228,6 +229,34 @@ describe('a backup taken while uploads keep arriving (embedded database)', () =>
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
       rmSync(target, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
+
+describe('the backup socket', () => {
+  it('serves the next backup after a reader that went away in the middle of one', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-backup-gone-'));
+    const server = await startServerProcess({ DATA_DIR: dataDir });
+    try {
+      // The first reader takes one chunk of the snapshot (tens of MB) and hangs up.
+      await new Promise<void>((resolve, reject) => {
+        const req = request({ socketPath: path.join(dataDir, 'backup.sock'), path: '/snapshot' }, (res) => {
+          expect(res.statusCode).toBe(200);
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      const archive = path.join(dataDir, 'after.tar.gz');
+      const backup = await runScript(backupCli, [archive], dataDir);
+      expect(backup.output).toContain(`taken by the running server (pid ${server.pid}`);
+      expect(backup.code).toBe(0);
+    } finally {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   }, 300_000);
 });

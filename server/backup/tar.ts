@@ -43,20 +43,24 @@ export const padding = (size: number): Buffer => Buffer.alloc((BLOCK - (size % B
 /** The two zero blocks that end an archive. */
 export const tarEnd = (): Buffer => Buffer.alloc(2 * BLOCK);
 
-/** Writes with backpressure: resolves when `out` takes more. */
+/** Writes with backpressure: resolves when `out` takes more; rejects when it fails or closes first (a reader gone). */
 export function put(out: Writable, chunk: Buffer): Promise<void> | void {
+  if (out.destroyed) throw new Error('the archive stream was closed');
   if (out.write(chunk)) return;
   return new Promise((resolve, reject) => {
-    const onDrain = () => {
-      out.off('error', onError);
-      resolve();
-    };
-    const onError = (err: Error) => {
+    const settle = (err?: Error) => {
       out.off('drain', onDrain);
-      reject(err);
+      out.off('error', onError);
+      out.off('close', onClose);
+      if (err) reject(err);
+      else resolve();
     };
+    const onDrain = () => settle();
+    const onError = (err: Error) => settle(err);
+    const onClose = () => settle(new Error('the archive stream was closed'));
     out.once('drain', onDrain);
     out.once('error', onError);
+    out.once('close', onClose);
   });
 }
 
