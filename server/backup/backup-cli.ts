@@ -166,7 +166,9 @@ async function writePostgresArchive(url: string, archivePath: string): Promise<M
 const stamp = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
 
 async function main(): Promise<number> {
-  const env = Env.parse(process.env);
+  const parsed = Env.safeParse(process.env);
+  if (!parsed.success) throw new BackupError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+  const env = parsed.data;
   const archivePath = path.resolve(process.argv[2] ?? path.join('backups', `portal-backup-${stamp()}.tar.gz`));
   if (existsSync(archivePath)) throw new BackupError(`${archivePath} exists already; name another archive`);
   mkdirSync(path.dirname(archivePath), { recursive: true });

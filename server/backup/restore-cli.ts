@@ -113,7 +113,9 @@ async function restoreIntoPostgres(url: string, archive: string): Promise<void> 
 }
 
 async function main(): Promise<void> {
-  const env = Env.parse(process.env);
+  const parsed = Env.safeParse(process.env);
+  if (!parsed.success) throw new RestoreError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+  const env = parsed.data;
   const archive = process.argv[2];
   if (!archive) throw new RestoreError('name the archive: npm run restore <archive.tar.gz>');
   if (env.DATABASE_URL) return restoreIntoPostgres(env.DATABASE_URL, path.resolve(archive));
