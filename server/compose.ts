@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './db/client.ts';
+import { acquireDataDirLock } from './db/data-dir-lock.ts';
 import { createEvents, type Events } from './events.ts';
 import { createIdentityProvider, type IdentityProvider } from './firebase.ts';
 import { removeOrphanFiles } from './orphan-files.ts';
@@ -17,7 +18,7 @@ export interface Services {
   identity: IdentityProvider;
   events: Events;
   storage: Storage;
-  /** Closes events, identity provider and database, in that order. */
+  /** Closes events, identity provider and database, in that order, then gives DATA_DIR back. */
   close(): Promise<void>;
 }
 
@@ -29,12 +30,22 @@ export interface ServiceOptions {
 }
 
 export async function openServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
-  const database = await openDatabase(databaseTarget(config, options.database));
+  const target = databaseTarget(config, options.database);
+  // One process per embedded data directory: a second one refuses here, before PGlite opens it.
+  const lock = target.pgliteDir ? acquireDataDirLock(config.DATA_DIR) : undefined;
+  let database: Database;
+  try {
+    database = await openDatabase(target);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
   let events: Events;
   try {
     events = await createEvents(database);
   } catch (err) {
     await database.close();
+    lock?.release();
     throw err;
   }
   // Instances sharing a PostgreSQL share its files too; the embedded default keeps them on local disk.
@@ -62,6 +73,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       await events.close();
       await identity.close();
       await database.close();
+      lock?.release();
     },
   };
 }

@@ -1,11 +1,18 @@
 import { buildApp } from './app.ts';
+import { listenForBackups } from './backup/control-socket.ts';
 import { openServices } from './compose.ts';
 import { loadConfig } from './config.ts';
+import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { pruneIdempotencyKeys } from './plugins/idempotency.ts';
 import { ipDataLoadStats, loadIpLookup } from './tracking/ip-lookup.ts';
 
 const config = loadConfig();
-const services = await openServices(config);
+const services = await openServices(config).catch((err: unknown) => {
+  // Another process owns DATA_DIR: say which, without a stack trace, and stop.
+  if (!(err instanceof DataDirInUseError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+});
 const app = await buildApp(services, { logger: config.NODE_ENV !== 'test' });
 
 // Idempotency keys are kept 30 days; prune once at start and then daily.
@@ -13,6 +20,12 @@ const prune = () => pruneIdempotencyKeys(services.db).catch((err) => app.log.err
 await prune();
 const pruneTimer = setInterval(prune, 24 * 60 * 60 * 1000);
 pruneTimer.unref();
+
+// `npm run backup` asks this process for the embedded database's snapshot (it alone may open DATA_DIR).
+const backups = await listenForBackups(services).catch((err: unknown) => {
+  app.log.error(err, 'the backup socket could not listen: `npm run backup` cannot reach this server');
+  return undefined;
+});
 
 await app.listen({ port: config.PORT, host: config.HOST });
 console.log(`API listening on http://localhost:${config.PORT} (${services.database.kind})`);
@@ -32,6 +45,7 @@ async function stop(signal: string) {
   stopping = true;
   console.log(`${signal}: closing the API server`);
   await app.close();
+  await backups?.close();
   await services.close();
   process.exit(0);
 }

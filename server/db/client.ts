@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { isOutOfSpace } from '../service-faults.ts';
+import { openDurablePglite } from './durable-pglite.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -53,7 +54,7 @@ async function openPglite(dir?: string): Promise<Database> {
   let db: Db;
   try {
     if (dir) mkdirSync(dir, { recursive: true });
-    client = dir ? new PGlite(dir) : new PGlite();
+    client = dir ? await openDurablePglite(dir) : new PGlite();
     await client.waitReady;
     db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
