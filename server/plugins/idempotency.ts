@@ -160,8 +160,10 @@ async function settleClaim(db: Db, request: FastifyRequest, status: number, payl
   if (isRetryable(status)) {
     // Nothing was committed that the client may rely on, and the client will send the same key
     // again (docs/decisions/001-delta-sync-and-idempotency.md): free it, or the retry would get this
-    // failure replayed forever.
-    await db.delete(idempotencyKeys).where(where);
+    // failure replayed forever. When the database itself is what failed, the claim cannot be freed now: it
+    // stays running until its takeover time, and the client's retries meanwhile hear that it still runs. The
+    // answer goes out as it is (the 503 in words), never replaced by this hook's own failure.
+    await db.delete(idempotencyKeys).where(where).catch((err: unknown) => request.log.warn({ err }, 'idempotency claim not freed'));
     return;
   }
   const body = typeof payload === 'string' ? safeJson(payload) : null;
