@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { countUnread } from '../../domain/notification-reads.ts';
 import { emptySyncPage } from '../../domain/sync.ts';
 import { commandKinds } from './commands.ts';
 import { PortalDb } from './db.ts';
+import { withReplica } from './test-kit.ts';
 import { markNotificationsRead } from './notification-reads.ts';
 import { discardCommand } from './outbox-actions.ts';
 import { applyPage } from './sync/pull.ts';
@@ -14,14 +15,9 @@ const marker = (day: number) => ({ userId: UID, readUpTo: at(day), updatedAt: at
 
 describe('notification read marker in the replica', () => {
   let db: PortalDb;
+  withReplica((opened) => (db = opened), () => UID);
   beforeEach(async () => {
-    db = new PortalDb(UID);
-    await db.open();
     await db.notifications.bulkPut([notification(1), notification(2), notification(3)]);
-  });
-  afterEach(async () => {
-    db.close();
-    await db.delete();
   });
 
   const unread = async () => countUnread(await db.notifications.toArray(), (await db.notificationReads.get(UID))?.readUpTo);

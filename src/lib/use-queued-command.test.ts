@@ -1,9 +1,10 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { texts } from '../../domain/texts.ts';
 import { commandKinds, queueContact } from './commands.ts';
 import { type OutboxCommand, PortalDb } from './db.ts';
+import { withReplica } from './test-kit.ts';
 import { type SenderDeps, sendNext } from './sync/sender.ts';
 import { ReplicaContext } from './replica.ts';
 import { getUiState, removeMessage } from './ui-state.ts';
@@ -27,17 +28,12 @@ function serverAnswers(response: Response): SenderDeps {
 }
 
 let db: PortalDb;
+withReplica((opened) => (db = opened));
 
-beforeEach(async () => {
-  db = new PortalDb(`test-${Math.random()}`);
-  await db.open();
-});
 
 afterEach(async () => {
   for (const m of getUiState().messages) removeMessage(m.key);
   vi.restoreAllMocks();
-  db.close();
-  await db.delete();
 });
 
 function renderQueue(settleMs?: number) {

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emptySyncPage as empty } from '../../../domain/sync.ts';
 import type { StaffSyncPage } from '../../../domain/staff.ts';
 import { ApiError, NetworkError } from '../api-errors.ts';
 import { commandKinds } from '../commands.ts';
 import { PortalDb } from '../db.ts';
+import { withReplica } from '../test-kit.ts';
 import { type SyncEngineDeps, type SyncTriggers, WAKE_EVERY_MS, createSyncEngine, spaced } from './engine.ts';
 import { readSyncHealth } from './health.ts';
 import type { FetchSyncPage } from './pull.ts';
@@ -101,14 +102,9 @@ const requestRow = (id: string, paid: unknown) => ({
 
 describe('sync engine', () => {
   let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb(`engine-${Math.random()}`);
-    await db.open();
-  });
+  withReplica((opened) => (db = opened));
   afterEach(async () => {
     vi.unstubAllGlobals();
-    db.close();
-    await db.delete();
   });
 
   it('starts the sender, pokes, triggers and timer, and its stop leaves no timer, listener, stream or channel open', async () => {

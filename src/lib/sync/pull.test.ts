@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type SyncPage, emptySyncPage as empty } from '../../../domain/sync.ts';
 import { PortalDb } from '../db.ts';
+import { withReplica } from '../test-kit.ts';
 import { isCatchingUp } from './catch-up.ts';
 import { MAX_REJECTED_ROWS, PULL_PAGE_SIZES, pull, rereadFromStart } from './pull.ts';
 
@@ -45,14 +46,7 @@ const profile = (filled: boolean) => ({
 
 describe('pull', () => {
   let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb('u1');
-    await db.open();
-  });
-  afterEach(async () => {
-    db.close();
-    await db.delete();
-  });
+  withReplica((opened) => (db = opened), () => 'u1');
 
   it('follows pages until hasMore is false, sending the stored cursor each time', async () => {
     const seen: string[] = [];
@@ -322,14 +316,9 @@ describe('pull', () => {
 
 describe('row-tolerant pull', () => {
   let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb(`test-${Math.random()}`);
-    await db.open();
-  });
+  withReplica((opened) => (db = opened));
   afterEach(async () => {
     vi.unstubAllGlobals();
-    db.close();
-    await db.delete();
   });
 
   /** Answers GET /api/sync as the server would, one page per call, and records the URLs asked for. */

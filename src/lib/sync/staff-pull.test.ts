@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ClientFile, RequestFile, StaffSyncPage } from '../../../domain/staff.ts';
 import { NetworkError } from '../api-errors.ts';
 import { PortalDb } from '../db.ts';
+import { withReplica } from '../test-kit.ts';
 import { STAFF_COUNTS_KEY, pullStaffFeed } from './staff-pull.ts';
 
 const counts = (threads: number) => ({ leads: 1, threads, refunds: 0, pending: 2, awaiting: 0, inProgress: 0, done: 0 });
@@ -76,14 +77,7 @@ function page(cursor: string, parts: Partial<StaffSyncPage> = {}): StaffSyncPage
 
 describe('pullStaffFeed', () => {
   let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb('staff-1');
-    await db.open();
-  });
-  afterEach(async () => {
-    db.close();
-    await db.delete();
-  });
+  withReplica((opened) => (db = opened), () => 'staff-1');
 
   it('writes each page with its cursor and the counts, following pages until hasMore is false', async () => {
     const seen: string[] = [];

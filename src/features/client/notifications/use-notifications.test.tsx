@@ -2,6 +2,7 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PortalDb } from '../../../lib/db.ts';
+import { withReplica } from '../../../lib/test-kit.ts';
 import { ReplicaContext } from '../../../lib/replica.ts';
 import { useNotifications, useShownAsRead, useUnreadCount } from './use-notifications.ts';
 
@@ -39,9 +40,8 @@ function List({ items }: { items: ReturnType<typeof useNotifications> }) {
 
 describe('the bell counts unread only and opening it marks what it shows', () => {
   let db: PortalDb;
+  withReplica((opened) => (db = opened), () => UID);
   beforeEach(async () => {
-    db = new PortalDb(UID);
-    await db.open();
     await db.notifications.bulkPut([notification(1), notification(2), notification(3), notification(4)]);
     await db.notificationReads.put({ userId: UID, readUpTo: at(1), updatedAt: at(1) });
   });
@@ -49,8 +49,6 @@ describe('the bell counts unread only and opening it marks what it shows', () =>
     cleanup();
     // Live queries answer once more after unmounting: let them finish before the database goes.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    db.close();
-    await db.delete();
   });
 
   it('goes from 3 to 0 on opening, queues one command, and keeps the three labelled New while open', async () => {

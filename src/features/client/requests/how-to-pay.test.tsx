@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BusinessSettings } from '../../../../domain/business-settings.ts';
 import { type LocalRequest, PortalDb } from '../../../lib/db.ts';
+import { withReplica } from '../../../lib/test-kit.ts';
 import { ReplicaContext } from '../../../lib/replica.ts';
 import { HowToPayDialog } from './how-to-pay-dialog.tsx';
 import { needsPayment, proFormaSections } from './how-to-pay.ts';
@@ -65,15 +66,12 @@ describe('proFormaSections', () => {
 
 describe('HowToPayDialog', () => {
   let db: PortalDb;
+  withReplica((opened) => (db = opened));
   beforeEach(async () => {
-    db = new PortalDb(`test-${Math.random()}`);
-    await db.open();
     await db.requests.put(awaiting);
   });
   afterEach(async () => {
     cleanup();
-    db.close();
-    await db.delete();
   });
 
   function show(ui: ReactNode) {

@@ -1,11 +1,12 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type RefundStatus, refundStatusLabel } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
 import { queueRefund } from '../../../lib/commands.ts';
 import { type LocalRefund, type LocalRequest, PortalDb } from '../../../lib/db.ts';
+import { withReplica } from '../../../lib/test-kit.ts';
 import { ReplicaContext } from '../../../lib/replica.ts';
 import { getUiState, removeMessage } from '../../../lib/ui-state.ts';
 import { RefundDialog } from './refund-dialog.tsx';
@@ -45,17 +46,12 @@ const refund = (id: string, processId: string, status: RefundStatus, createdAt: 
 });
 
 let db: PortalDb;
+withReplica((opened) => (db = opened));
 
-beforeEach(async () => {
-  db = new PortalDb(`test-${Math.random()}`);
-  await db.open();
-});
 
 afterEach(async () => {
   cleanup();
   for (const m of getUiState().messages) removeMessage(m.key);
-  db.close();
-  await db.delete();
 });
 
 function renderWithDb(ui: ReactNode) {

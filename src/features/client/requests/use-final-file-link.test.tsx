@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { texts } from '../../../../domain/texts.ts';
 import { ApiError, NetworkError } from '../../../lib/api-errors.ts';
 import { type LocalRequest, PortalDb } from '../../../lib/db.ts';
+import { withReplica } from '../../../lib/test-kit.ts';
 import { ReplicaContext } from '../../../lib/replica.ts';
 
 // The file-link endpoint, as the hook reaches it: every call is counted; each answers what `answer` says.
@@ -41,20 +42,17 @@ const request = (id: string, extra: Partial<LocalRequest> = {}): LocalRequest =>
 });
 
 let db: PortalDb;
+withReplica((opened) => (db = opened));
 
 beforeEach(async () => {
   calls.length = 0;
   savedCopy = false;
   answer = async (path) => `https://portal.test/api/download/token-for${path.replaceAll('/', '-')}`;
-  db = new PortalDb(`test-${Math.random()}`);
-  await db.open();
 });
 
 afterEach(async () => {
   cleanup();
   vi.useRealTimers();
-  db.close();
-  await db.delete();
 });
 
 const wrapper = ({ children }: { children: ReactNode }) => <ReplicaContext.Provider value={db}>{children}</ReplicaContext.Provider>;

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RequestFile, StaffRequest } from '../../../../domain/staff.ts';
 import { ApiError, NetworkError } from '../../../lib/api-errors.ts';
 import { PortalDb } from '../../../lib/db.ts';
+import { withReplica } from '../../../lib/test-kit.ts';
 import { ReplicaContext } from '../../../lib/replica.ts';
 import { texts } from '../../../../domain/texts.ts';
 import { getUiState, removeMessage } from '../../../lib/ui-state.ts';
@@ -65,19 +66,16 @@ const fileOf = (r: StaffRequest): RequestFile => ({
 });
 
 let db: PortalDb;
+withReplica((opened) => (db = opened), () => 'staff-test');
 beforeEach(async () => {
   apiGet.mockReset();
   apiSend.mockReset();
   apiRequest.mockReset();
-  db = new PortalDb('staff-test');
-  await db.open();
 });
 afterEach(async () => {
   cleanup();
   vi.restoreAllMocks();
   for (const m of getUiState().messages) removeMessage(m.key);
-  db.close();
-  await db.delete();
 });
 
 async function openPage() {
