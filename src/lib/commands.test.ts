@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { emptySyncPage } from '../../domain/sync.ts';
 import { findTool } from '../../domain/tools.ts';
 import { type OutboxCommand, PortalDb, commandTables } from './db.ts';
-import { withReplica } from './test-kit.ts';
+import { localRequest, withReplica } from './test-kit.ts';
 import { commandKinds, queueContact, queueContactReply, queuePurchase, queueRefund } from './commands.ts';
 import { pull } from './sync/pull.ts';
 
@@ -51,21 +51,7 @@ describe('a late purchase answer', () => {
   let db: PortalDb;
   withReplica((opened) => (db = opened));
 
-  const serverRow = (commandId: string, status: string, updatedAt: string) => ({
-    id: 'srv-1',
-    productRequestType: 'TRACK_MASTER',
-    Created_Time: '2026-03-01T09:59:59.000Z',
-    status,
-    contractSigned: false,
-    totalAmount: null,
-    paid: 0,
-    leftToPay: null,
-    requestDetails: {},
-    attachments: [],
-    updatedAt,
-    rejectionReason: null,
-    commandId,
-  });
+  const serverRow = (commandId: string, status: string, updatedAt: string) => ({ ...localRequest('srv-1', { Created_Time: '2026-03-01T09:59:59.000Z', updatedAt, commandId }), status });
 
   /**
    * The order is sent; before its answer is handled, a pull brings the same request as staff changed it.

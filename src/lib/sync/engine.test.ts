@@ -4,7 +4,7 @@ import type { StaffSyncPage } from '../../../domain/staff.ts';
 import { ApiError, NetworkError } from '../api-errors.ts';
 import { commandKinds } from '../commands.ts';
 import { PortalDb } from '../db.ts';
-import { withReplica } from '../test-kit.ts';
+import { localRequest, withReplica } from '../test-kit.ts';
 import { type SyncEngineDeps, type SyncTriggers, WAKE_EVERY_MS, createSyncEngine, spaced } from './engine.ts';
 import { readSyncHealth } from './health.ts';
 import type { FetchSyncPage } from './pull.ts';
@@ -85,20 +85,8 @@ function trackChannels() {
   return tracker;
 }
 
-const requestRow = (id: string, paid: unknown) => ({
-  id,
-  productRequestType: 'TRACK_MASTER',
-  Created_Time: '2026-01-01T00:00:00.000Z',
-  status: 'In Progress',
-  contractSigned: false,
-  totalAmount: null,
-  paid,
-  leftToPay: null,
-  requestDetails: {},
-  attachments: [],
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  rejectionReason: null,
-});
+/** A request in progress as the feed sends it, with `paid` as given (a broken value included). */
+const requestRow = (id: string, paid: unknown) => ({ ...localRequest(id, { status: 'In Progress' }), paid });
 
 describe('sync engine', () => {
   let db: PortalDb;

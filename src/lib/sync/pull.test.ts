@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type SyncPage, emptySyncPage as empty } from '../../../domain/sync.ts';
 import { PortalDb } from '../db.ts';
-import { withReplica } from '../test-kit.ts';
+import { localRequest, withReplica } from '../test-kit.ts';
 import { isCatchingUp } from './catch-up.ts';
 import { MAX_REJECTED_ROWS, PULL_PAGE_SIZES, pull, rereadFromStart } from './pull.ts';
 
@@ -14,21 +14,8 @@ vi.mock('../firebase.ts', () => ({ getIdToken: async () => 'token' }));
 /** The one notification n1 with `message`, as a page carries it. */
 const note = (message: string) => [{ id: 'n1', message, createdAt: '2026-01-01T00:00:00Z', userId: null }];
 
-const requestRow = (id: string, over: Record<string, unknown> = {}) => ({
-  id,
-  productRequestType: 'TRACK_MASTER',
-  Created_Time: '2026-01-01T00:00:00.000Z',
-  status: 'Pending',
-  contractSigned: false,
-  totalAmount: null,
-  paid: 0,
-  leftToPay: null,
-  requestDetails: {},
-  attachments: [],
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  rejectionReason: null,
-  ...over,
-});
+/** A request as the feed sends it, with `over` as given (broken values included). */
+const requestRow = (id: string, over: Record<string, unknown> = {}) => ({ ...localRequest(id), ...over });
 
 const profile = (filled: boolean) => ({
   uid: 'u1',

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { texts } from '../../../../domain/texts.ts';
 import { ApiError, NetworkError } from '../../../lib/api-errors.ts';
 import { type LocalRequest, PortalDb } from '../../../lib/db.ts';
-import { withReplica } from '../../../lib/test-kit.ts';
+import { localRequest, withReplica } from '../../../lib/test-kit.ts';
 import { ReplicaContext } from '../../../lib/replica.ts';
 
 // The file-link endpoint, as the hook reaches it: every call is counted; each answers what `answer` says.
@@ -24,22 +24,9 @@ vi.mock('../../../lib/pwa.ts', async (orig) => ({ ...(await orig<typeof import('
 const { LINK_FRESH_MS, isPaidInFull, useFinalFileLink } = await import('./use-final-file-link.ts');
 const { RequestsTable } = await import('./requests-table.tsx');
 
-const request = (id: string, extra: Partial<LocalRequest> = {}): LocalRequest => ({
-  id,
-  productRequestType: 'TRACK_MASTER',
-  refNo: null,
-  Created_Time: '2026-01-05T10:00:00.000Z',
-  status: 'Done',
-  contractSigned: true,
-  totalAmount: 500,
-  paid: 500,
-  leftToPay: 0,
-  requestDetails: {},
-  attachments: [],
-  updatedAt: '2026-01-05T10:00:00.000Z',
-  rejectionReason: null,
-  ...extra,
-});
+/** A Done request, priced and paid in full. */
+const request = (id: string, extra: Partial<LocalRequest> = {}): LocalRequest =>
+  localRequest(id, { Created_Time: '2026-01-05T10:00:00.000Z', status: 'Done', contractSigned: true, totalAmount: 500, paid: 500, leftToPay: 0, updatedAt: '2026-01-05T10:00:00.000Z', ...extra });
 
 let db: PortalDb;
 withReplica((opened) => (db = opened));
