@@ -115,6 +115,7 @@ describe('loadChunk', () => {
     const loadChunk = createChunkLoader(browser.env);
     let done = false;
     const loading = loadChunk(() => browser.env.importUrl(CHUNK), [CHUNK]).then(() => (done = true));
+    // A fixed window: what it shows is that nothing loads while offline, which has no event to wait for.
     await new Promise((r) => setTimeout(r, 10));
     expect(done).toBe(false);
     expect(browser.imported).toEqual([]);

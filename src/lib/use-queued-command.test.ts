@@ -59,7 +59,8 @@ describe('useQueuedCommand', () => {
   it('online: the success text only once the server has taken the command and it left the outbox', async () => {
     const { result } = renderQueue(60_000);
     const { outcome, command } = await startQueue(result.current.queue);
-    // Written and shown as waiting, but not sent yet: nothing may claim success.
+    // Written and shown as waiting, but not sent yet: nothing may claim success. A fixed window, because
+    // what it shows is a message that does not appear, which has no event to wait for.
     await new Promise((r) => setTimeout(r, 30));
     expect(said()).toEqual([]);
     expect(result.current.queuing).toBe(true);

@@ -129,6 +129,7 @@ describe('sync engine', () => {
     const first = engine.requestPull();
     const second = engine.requestPull();
     await vi.waitFor(() => expect(runs).toBe(1));
+    // A fixed window: what it shows is that no second run starts while the first is on, which has no event.
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(runs).toBe(1);
     release();
@@ -241,6 +242,7 @@ describe('sync engine', () => {
     fire()?.reconnect();
 
     await vi.waitFor(() => expect(sent).toEqual(['c1', 'c2', 'c3', 'c4']));
+    // A fixed window: what it shows is that no fifth command goes out, which has no event to wait for.
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(sent).toHaveLength(MAX_IN_FLIGHT);
     // The server is busy: the sender backs off (nothing more goes), and a stop waits for the answers on the way.

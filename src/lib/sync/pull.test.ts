@@ -115,7 +115,7 @@ describe('pull', () => {
       if (cursor === '0') return page1;
       // The first time, the Retry resets the cursor while this page is on its way (once the page before is in).
       if (asked.filter((c) => c === '5').length === 1) {
-        while ((await db.meta.get('syncCursor'))?.value !== '5') await new Promise((resolve) => setTimeout(resolve, 5));
+        await vi.waitFor(async () => expect((await db.meta.get('syncCursor'))?.value).toBe('5'));
         await rereadFromStart(db);
         return { ...empty('9'), contactRequests: [{ id: 'stale', subject: 's', message: 'm', createdAt: '2026-01-01T00:00:00Z', status: 'open' as const }] };
       }

@@ -46,7 +46,8 @@ describe('the bell counts unread only and opening it marks what it shows', () =>
   });
   afterEach(async () => {
     cleanup();
-    // Live queries answer once more after unmounting: let them finish before the database goes.
+    // Live queries answer once more after unmounting: let them finish before the database goes. A fixed
+    // window, because an unmounted component's last live-query read shows nowhere a test could watch.
     await new Promise((resolve) => setTimeout(resolve, 50));
   });
 
