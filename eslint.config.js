@@ -84,4 +84,16 @@ export default tseslint.config(
     },
     rules: { 'import-x/no-cycle': 'error' },
   },
+  // The client test kit (src/lib/test-kit.ts) sits in src/lib so that tests in every zone reach it, and serves tests only.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/lib/test-kit.ts'],
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: [{ target: './src', from: './src/lib/test-kit.ts', message: 'src/lib/test-kit.ts is for tests (*.test.ts, *.test.tsx): app code does not import it.' }] },
+      ],
+    },
+  },
 );

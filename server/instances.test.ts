@@ -63,6 +63,8 @@ describe('bounded memory', () => {
       // The first round at this concurrency also pays one-time costs (the database pool's connections,
       // compiled code, the allocator's arenas); the second shows what uploads themselves hold.
       const first = await measured(twenty);
+      // A pause between the rounds so that the first round's garbage can be collected before the second is
+      // measured: memory going back down has no event to wait for.
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const second = await measured(twenty);
       const listed = (await (await fetch(`${server.url}/api/user/files`, { headers: user.headers })).json()) as { data: { size: number }[] };

@@ -46,6 +46,7 @@ describe.each(kinds)('openDatabase (%s)', (kind) => {
     expect(got).toEqual(['one']);
     await unlisten();
     await database.notify('test_channel', 'two');
+    // A fixed window: what it shows is that no payload arrives after unlisten, which has no event to wait for.
     await new Promise((r) => setTimeout(r, 200));
     expect(got).toEqual(['one']);
   });
@@ -77,6 +78,7 @@ describe.skipIf(!!skip)('the change sequence on PostgreSQL', () => {
           secondDone = true;
           return r;
         });
+      // A fixed window: what it shows is that the second writer stays blocked, which has no event to wait for.
       await new Promise((r) => setTimeout(r, 300));
       // While the first writer is open, a reader sees neither row and the second writer is blocked.
       expect(secondDone).toBe(false);

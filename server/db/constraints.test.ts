@@ -212,6 +212,7 @@ describe.skipIf(!!skip)('updated_at follows the order of the writes on PostgreSQ
       await early.query('BEGIN');
       // now() is fixed from BEGIN: the stamp this writer would give with now(), had the trigger used it.
       const started = await early.query<{ at: string }>('SELECT (extract(epoch FROM now()) * 1000000)::bigint::text AS at');
+      // The clock itself must move between the two BEGINs, so that the later writer's now() is later.
       await new Promise((r) => setTimeout(r, 20));
       await late.query('BEGIN');
       const first = await late.query<{ at: string }>(`UPDATE product_requests SET status = 'Rejected' WHERE id = $1 RETURNING ${MICROS} AS at`, [request.id]);

@@ -1,12 +1,13 @@
 import { ChakraProvider, createSystem, defaultConfig } from '@chakra-ui/react';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { findTool } from '../../domain/tools.ts';
 import { OutboxList } from '../features/offline/outbox-list.tsx';
 import { CommandEditorsContext } from '../lib/command-editors.ts';
 import { queueContact, queuePurchase } from '../lib/commands.ts';
 import { PortalDb } from '../lib/db.ts';
+import { withReplica } from '../lib/test-kit.ts';
 import { ReplicaContext } from '../lib/replica.ts';
 import { commandEditors } from './command-editors.tsx';
 
@@ -20,14 +21,9 @@ function Panel({ db }: { db: PortalDb }) {
 
 describe("the outbox panel's Edit", () => {
   let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb(`editors-${Math.random()}`);
-    await db.open();
-  });
+  withReplica((opened) => (db = opened));
   afterEach(async () => {
     cleanup();
-    db.close();
-    await db.delete();
   });
 
   async function renderFailed(queue: () => Promise<string>) {

@@ -1,20 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { emptySyncPage } from '../../domain/sync.ts';
 import { findTool } from '../../domain/tools.ts';
 import { type OutboxCommand, PortalDb, commandTables } from './db.ts';
+import { localRequest, withReplica } from './test-kit.ts';
 import { commandKinds, queueContact, queueContactReply, queuePurchase, queueRefund } from './commands.ts';
 import { pull } from './sync/pull.ts';
 
 describe('queued commands', () => {
   let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb(`test-${Math.random()}`);
-    await db.open();
-  });
-  afterEach(async () => {
-    db.close();
-    await db.delete();
-  });
+  withReplica((opened) => (db = opened));
 
   it('queues a reply with its optimistic row, both under the command id', async () => {
     const id = await queueContactReply(db, 'thread-1', 'Lost funds', 'Any news?');
@@ -55,30 +49,9 @@ describe('queued commands', () => {
 
 describe('a late purchase answer', () => {
   let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb(`test-${Math.random()}`);
-    await db.open();
-  });
-  afterEach(async () => {
-    db.close();
-    await db.delete();
-  });
+  withReplica((opened) => (db = opened));
 
-  const serverRow = (commandId: string, status: string, updatedAt: string) => ({
-    id: 'srv-1',
-    productRequestType: 'TRACK_MASTER',
-    Created_Time: '2026-03-01T09:59:59.000Z',
-    status,
-    contractSigned: false,
-    totalAmount: null,
-    paid: 0,
-    leftToPay: null,
-    requestDetails: {},
-    attachments: [],
-    updatedAt,
-    rejectionReason: null,
-    commandId,
-  });
+  const serverRow = (commandId: string, status: string, updatedAt: string) => ({ ...localRequest('srv-1', { Created_Time: '2026-03-01T09:59:59.000Z', updatedAt, commandId }), status });
 
   /**
    * The order is sent; before its answer is handled, a pull brings the same request as staff changed it.

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type ChunkLoaderEnv, backoffMs, createChunkLoader, failedModuleUrl, freshUrl, isModuleLoadFailure } from './lazy-import.ts';
 
 const CHUNK = 'http://localhost/assets/login-abc.js';
@@ -115,7 +115,8 @@ describe('loadChunk', () => {
     const loadChunk = createChunkLoader(browser.env);
     let done = false;
     const loading = loadChunk(() => browser.env.importUrl(CHUNK), [CHUNK]).then(() => (done = true));
-    await new Promise((r) => setTimeout(r, 10));
+    // Asleep after the failed fetch, offline: it waits for the browser to come back, and has loaded nothing.
+    await vi.waitFor(() => expect(browser.sleeps).toHaveLength(1));
     expect(done).toBe(false);
     expect(browser.imported).toEqual([]);
     browser.goOnline();

@@ -1,27 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { countUnread } from '../../domain/notification-reads.ts';
 import { emptySyncPage } from '../../domain/sync.ts';
 import { commandKinds } from './commands.ts';
 import { PortalDb } from './db.ts';
+import { notificationRow, withReplica } from './test-kit.ts';
 import { markNotificationsRead } from './notification-reads.ts';
 import { discardCommand } from './outbox-actions.ts';
 import { applyPage } from './sync/pull.ts';
 
 const UID = 'reader';
 const at = (day: number) => new Date(Date.UTC(2026, 0, day, 12)).toISOString();
-const notification = (n: number) => ({ id: `00000000-0000-4000-8000-00000000000${n}`, message: `#${n}`, createdAt: at(n), userId: null });
 const marker = (day: number) => ({ userId: UID, readUpTo: at(day), updatedAt: at(day) });
 
 describe('notification read marker in the replica', () => {
   let db: PortalDb;
+  withReplica((opened) => (db = opened), () => UID);
   beforeEach(async () => {
-    db = new PortalDb(UID);
-    await db.open();
-    await db.notifications.bulkPut([notification(1), notification(2), notification(3)]);
-  });
-  afterEach(async () => {
-    db.close();
-    await db.delete();
+    await db.notifications.bulkPut([notificationRow(1), notificationRow(2), notificationRow(3)]);
   });
 
   const unread = async () => countUnread(await db.notifications.toArray(), (await db.notificationReads.get(UID))?.readUpTo);
@@ -34,18 +29,18 @@ describe('notification read marker in the replica', () => {
 
   it('marks read offline at once: the command is queued with the newest id and the badge count drops to 0', async () => {
     await applyPage(db, { ...emptySyncPage('5'), notificationReads: [marker(1)] });
-    const id = await markNotificationsRead(db, notification(3));
+    const id = await markNotificationsRead(db, notificationRow(3));
     expect(id).not.toBeNull();
     expect(await unread()).toBe(0);
     const [command] = await db.outbox.toArray();
-    expect(command).toMatchObject({ id, kind: 'notificationsRead', method: 'PUT', path: '/notifications/read', json: { notificationId: notification(3).id }, status: 'pending' });
+    expect(command).toMatchObject({ id, kind: 'notificationsRead', method: 'PUT', path: '/notifications/read', json: { notificationId: notificationRow(3).id }, status: 'pending' });
     // Nothing new: opening the bell again queues nothing.
-    expect(await markNotificationsRead(db, notification(3))).toBeNull();
+    expect(await markNotificationsRead(db, notificationRow(3))).toBeNull();
     expect(await db.outbox.count()).toBe(1);
   });
 
   it('keeps the later marker when a pull brings an older one before the command is sent', async () => {
-    await markNotificationsRead(db, notification(3));
+    await markNotificationsRead(db, notificationRow(3));
     await applyPage(db, { ...emptySyncPage('6'), notificationReads: [marker(1)] });
     expect((await db.notificationReads.get(UID))?.readUpTo).toBe(at(3));
     // A newer one from another device moves it on.
@@ -55,7 +50,7 @@ describe('notification read marker in the replica', () => {
 
   it("takes the server's answer, never moving back, and Discard puts back the marker it replaced", async () => {
     await applyPage(db, { ...emptySyncPage('5'), notificationReads: [marker(1)] });
-    await markNotificationsRead(db, notification(3));
+    await markNotificationsRead(db, notificationRow(3));
     const [command] = await db.outbox.toArray();
     await commandKinds.notificationsRead.confirm(db, command, marker(2));
     expect((await db.notificationReads.get(UID))?.readUpTo).toBe(at(3));

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { InitialFormFields } from '../../domain/schemas.ts';
 import { findTool } from '../../domain/tools.ts';
 import type { CommandBodies } from './command-kind.ts';
 import { commandKinds, queueContact, queueContactReply, queueInitialForm, queuePurchase, queueRefund } from './commands.ts';
 import { type CommandKind, type OutboxCommand, PortalDb } from './db.ts';
+import { withReplica } from './test-kit.ts';
 import { markNotificationsRead } from './notification-reads.ts';
 import { InvalidEditError, discardCommand, editCommand, readCommandBody } from './outbox-actions.ts';
 import { queueStaffNote, queueStaffReply, readStaffCommand } from './staff-commands.ts';
@@ -109,9 +110,8 @@ const kinds = Object.keys(cases) as CommandKind[];
 
 describe('outbox actions', () => {
   let db: PortalDb;
+  withReplica((opened) => (db = opened));
   beforeEach(async () => {
-    db = new PortalDb(`test-${Math.random()}`);
-    await db.open();
     await db.profile.put({
       uid: UID,
       email: 'a@b.test',
@@ -125,10 +125,6 @@ describe('outbox actions', () => {
       activityStatus: 'ACTIVE',
       createdAt: '2026-01-01T00:00:00.000Z',
     });
-  });
-  afterEach(async () => {
-    db.close();
-    await db.delete();
   });
 
   const commandOf = async (id: string): Promise<OutboxCommand> => (await db.outbox.where('id').equals(id).first())!;

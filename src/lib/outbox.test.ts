@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type OutboxCommand, PortalDb } from './db.ts';
+import { withReplica } from './test-kit.ts';
 import { commandKinds } from './commands.ts';
 import { enqueue } from './outbox.ts';
 import { outboxWords } from './outbox-words.ts';
@@ -55,14 +56,7 @@ async function queueContact(db: PortalDb, id: string, subject = 'Hello') {
 
 describe('outbox sender', () => {
   let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb(`test-${Math.random()}`);
-    await db.open();
-  });
-  afterEach(async () => {
-    db.close();
-    await db.delete();
-  });
+  withReplica((opened) => (db = opened));
 
   it('writes the command and its optimistic row in one transaction', async () => {
     await queueContact(db, 'cmd-00001');

@@ -19,7 +19,11 @@ async function freshSession() {
   return import('./session.ts');
 }
 
-/** Whether the promise has settled after the pending microtasks and a macrotask ran. */
+/**
+ * Whether the promise has settled after the pending microtasks and a macrotask ran. A zero-delay turn of
+ * the event loop, not a timed wait: the tests use it to show that a promise is still pending, which has
+ * no event to wait for.
+ */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
   let done = false;
   void promise.then(() => (done = true));

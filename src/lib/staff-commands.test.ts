@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ClientFile, StaffThread } from '../../domain/staff.ts';
 import { commandKinds } from './commands.ts';
 import { PortalDb } from './db.ts';
+import { withReplica } from './test-kit.ts';
 import { type SenderDeps, sendNext } from './sync/sender.ts';
 import { queueStaffNote, queueStaffReply, readStaffCommand } from './staff-commands.ts';
 
@@ -58,14 +59,7 @@ function answering(status: number, data: unknown): SenderDeps {
 
 describe('staff commands', () => {
   let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb('staff-cmd');
-    await db.open();
-  });
-  afterEach(async () => {
-    db.close();
-    await db.delete();
-  });
+  withReplica((opened) => (db = opened), () => 'staff-cmd');
 
   it('reads back what was queued, for the page that shows it until sent', async () => {
     const requestId = 'r1';

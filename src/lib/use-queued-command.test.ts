@@ -1,9 +1,10 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { texts } from '../../domain/texts.ts';
 import { commandKinds, queueContact } from './commands.ts';
 import { type OutboxCommand, PortalDb } from './db.ts';
+import { withReplica } from './test-kit.ts';
 import { type SenderDeps, sendNext } from './sync/sender.ts';
 import { ReplicaContext } from './replica.ts';
 import { getUiState, removeMessage } from './ui-state.ts';
@@ -27,17 +28,12 @@ function serverAnswers(response: Response): SenderDeps {
 }
 
 let db: PortalDb;
+withReplica((opened) => (db = opened));
 
-beforeEach(async () => {
-  db = new PortalDb(`test-${Math.random()}`);
-  await db.open();
-});
 
 afterEach(async () => {
   for (const m of getUiState().messages) removeMessage(m.key);
   vi.restoreAllMocks();
-  db.close();
-  await db.delete();
 });
 
 function renderQueue(settleMs?: number) {
@@ -63,7 +59,8 @@ describe('useQueuedCommand', () => {
   it('online: the success text only once the server has taken the command and it left the outbox', async () => {
     const { result } = renderQueue(60_000);
     const { outcome, command } = await startQueue(result.current.queue);
-    // Written and shown as waiting, but not sent yet: nothing may claim success.
+    // Written and shown as waiting, but not sent yet: nothing may claim success. A fixed window, because
+    // what it shows is a message that does not appear, which has no event to wait for.
     await new Promise((r) => setTimeout(r, 30));
     expect(said()).toEqual([]);
     expect(result.current.queuing).toBe(true);

@@ -1,7 +1,8 @@
 import { ChakraProvider, createSystem, defaultConfig } from '@chakra-ui/react';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PortalDb } from '../../lib/db.ts';
+import type { PortalDb } from '../../lib/db.ts';
+import { withReplica } from '../../lib/test-kit.ts';
 import { ReplicaContext } from '../../lib/replica.ts';
 import { type SyncHealth, recordSyncError } from '../../lib/sync/health.ts';
 import { createSyncEngine } from '../../lib/sync/engine.ts';
@@ -62,29 +63,6 @@ describe('sync health', () => {
     expect(screen.getByTestId('last-synced')).toBeTruthy();
   });
 
-  it("the toolbar's status corner follows the error recorded in the replica", async () => {
-    const db = new PortalDb(`test-${Math.random()}`);
-    await db.open();
-    try {
-      render(
-        <ChakraProvider value={system}>
-          <ReplicaContext.Provider value={db}>
-            <SyncEngineContext.Provider value={createSyncEngine(db)}>
-              <OfflineIndicator />
-            </SyncEngineContext.Provider>
-          </ReplicaContext.Provider>
-        </ChakraProvider>,
-      );
-      await act(() => recordSyncError(db, 'Not allowed'));
-      await waitFor(() => expect(screen.getByRole('button', { name: "Can't sync: show details" })).toBeTruthy());
-      await act(() => db.meta.delete('syncError'));
-      await waitFor(() => expect(screen.queryByRole('button', { name: "Can't sync: show details" })).toBeNull());
-    } finally {
-      db.close();
-      await db.delete();
-    }
-  });
-
   it('says in plain words that rows were set aside, and that Retry reads them again', async () => {
     const onRetry = renderView({ ...healthy, lastSyncedAt: Date.now(), rejectedRows: [{ table: 'requests', id: 'r1', reason: 'status: unknown value', at: 1 }] }, false);
     fireEvent.click(screen.getByRole('button', { name: "Can't sync: show details" }));
@@ -102,10 +80,27 @@ describe('sync health', () => {
     ]);
   });
 
-  it("the toolbar's status corner shows rows set aside, a sender error and a staff pull error as they are recorded", async () => {
-    const db = new PortalDb(`test-${Math.random()}`);
-    await db.open();
-    try {
+  describe('on a replica', () => {
+    let db: PortalDb;
+    withReplica((opened) => (db = opened));
+
+    it("the toolbar's status corner follows the error recorded in the replica", async () => {
+      render(
+        <ChakraProvider value={system}>
+          <ReplicaContext.Provider value={db}>
+            <SyncEngineContext.Provider value={createSyncEngine(db)}>
+              <OfflineIndicator />
+            </SyncEngineContext.Provider>
+          </ReplicaContext.Provider>
+        </ChakraProvider>,
+      );
+      await act(() => recordSyncError(db, 'Not allowed'));
+      await waitFor(() => expect(screen.getByRole('button', { name: "Can't sync: show details" })).toBeTruthy());
+      await act(() => db.meta.delete('syncError'));
+      await waitFor(() => expect(screen.queryByRole('button', { name: "Can't sync: show details" })).toBeNull());
+    });
+
+    it("the toolbar's status corner shows rows set aside, a sender error and a staff pull error as they are recorded", async () => {
       render(
         <ChakraProvider value={system}>
           <ReplicaContext.Provider value={db}>
@@ -126,9 +121,6 @@ describe('sync health', () => {
         await act(() => db.meta.delete(key));
         await waitFor(() => expect(details()).toBeNull());
       }
-    } finally {
-      db.close();
-      await db.delete();
-    }
+    });
   });
 });

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emptySyncPage as empty } from '../../../domain/sync.ts';
 import type { StaffSyncPage } from '../../../domain/staff.ts';
 import { ApiError, NetworkError } from '../api-errors.ts';
 import { commandKinds } from '../commands.ts';
 import { PortalDb } from '../db.ts';
+import { localRequest, withReplica } from '../test-kit.ts';
 import { type SyncEngineDeps, type SyncTriggers, WAKE_EVERY_MS, createSyncEngine, spaced } from './engine.ts';
 import { readSyncHealth } from './health.ts';
 import type { FetchSyncPage } from './pull.ts';
@@ -84,31 +85,14 @@ function trackChannels() {
   return tracker;
 }
 
-const requestRow = (id: string, paid: unknown) => ({
-  id,
-  productRequestType: 'TRACK_MASTER',
-  Created_Time: '2026-01-01T00:00:00.000Z',
-  status: 'In Progress',
-  contractSigned: false,
-  totalAmount: null,
-  paid,
-  leftToPay: null,
-  requestDetails: {},
-  attachments: [],
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  rejectionReason: null,
-});
+/** A request in progress as the feed sends it, with `paid` as given (a broken value included). */
+const requestRow = (id: string, paid: unknown) => ({ ...localRequest(id, { status: 'In Progress' }), paid });
 
 describe('sync engine', () => {
   let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb(`engine-${Math.random()}`);
-    await db.open();
-  });
+  withReplica((opened) => (db = opened));
   afterEach(async () => {
     vi.unstubAllGlobals();
-    db.close();
-    await db.delete();
   });
 
   it('starts the sender, pokes, triggers and timer, and its stop leaves no timer, listener, stream or channel open', async () => {
@@ -145,6 +129,7 @@ describe('sync engine', () => {
     const first = engine.requestPull();
     const second = engine.requestPull();
     await vi.waitFor(() => expect(runs).toBe(1));
+    // A fixed window: what it shows is that no second run starts while the first is on, which has no event.
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(runs).toBe(1);
     release();
@@ -257,6 +242,7 @@ describe('sync engine', () => {
     fire()?.reconnect();
 
     await vi.waitFor(() => expect(sent).toEqual(['c1', 'c2', 'c3', 'c4']));
+    // A fixed window: what it shows is that no fifth command goes out, which has no event to wait for.
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(sent).toHaveLength(MAX_IN_FLIGHT);
     // The server is busy: the sender backs off (nothing more goes), and a stop waits for the answers on the way.

@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type SyncPage, emptySyncPage as empty } from '../../../domain/sync.ts';
 import { PortalDb } from '../db.ts';
+import { localRequest, withReplica } from '../test-kit.ts';
 import { isCatchingUp } from './catch-up.ts';
 import { MAX_REJECTED_ROWS, PULL_PAGE_SIZES, pull, rereadFromStart } from './pull.ts';
 
@@ -13,21 +14,8 @@ vi.mock('../firebase.ts', () => ({ getIdToken: async () => 'token' }));
 /** The one notification n1 with `message`, as a page carries it. */
 const note = (message: string) => [{ id: 'n1', message, createdAt: '2026-01-01T00:00:00Z', userId: null }];
 
-const requestRow = (id: string, over: Record<string, unknown> = {}) => ({
-  id,
-  productRequestType: 'TRACK_MASTER',
-  Created_Time: '2026-01-01T00:00:00.000Z',
-  status: 'Pending',
-  contractSigned: false,
-  totalAmount: null,
-  paid: 0,
-  leftToPay: null,
-  requestDetails: {},
-  attachments: [],
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  rejectionReason: null,
-  ...over,
-});
+/** A request as the feed sends it, with `over` as given (broken values included). */
+const requestRow = (id: string, over: Record<string, unknown> = {}) => ({ ...localRequest(id), ...over });
 
 const profile = (filled: boolean) => ({
   uid: 'u1',
@@ -45,14 +33,7 @@ const profile = (filled: boolean) => ({
 
 describe('pull', () => {
   let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb('u1');
-    await db.open();
-  });
-  afterEach(async () => {
-    db.close();
-    await db.delete();
-  });
+  withReplica((opened) => (db = opened), () => 'u1');
 
   it('follows pages until hasMore is false, sending the stored cursor each time', async () => {
     const seen: string[] = [];
@@ -134,7 +115,7 @@ describe('pull', () => {
       if (cursor === '0') return page1;
       // The first time, the Retry resets the cursor while this page is on its way (once the page before is in).
       if (asked.filter((c) => c === '5').length === 1) {
-        while ((await db.meta.get('syncCursor'))?.value !== '5') await new Promise((resolve) => setTimeout(resolve, 5));
+        await vi.waitFor(async () => expect((await db.meta.get('syncCursor'))?.value).toBe('5'));
         await rereadFromStart(db);
         return { ...empty('9'), contactRequests: [{ id: 'stale', subject: 's', message: 'm', createdAt: '2026-01-01T00:00:00Z', status: 'open' as const }] };
       }
@@ -322,14 +303,9 @@ describe('pull', () => {
 
 describe('row-tolerant pull', () => {
   let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb(`test-${Math.random()}`);
-    await db.open();
-  });
+  withReplica((opened) => (db = opened));
   afterEach(async () => {
     vi.unstubAllGlobals();
-    db.close();
-    await db.delete();
   });
 
   /** Answers GET /api/sync as the server would, one page per call, and records the URLs asked for. */

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { commandKinds } from '../commands.ts';
-import { type OutboxCommand, PortalDb } from '../db.ts';
+import type { OutboxCommand, PortalDb } from '../db.ts';
 import { enqueue } from '../outbox.ts';
 import { outboxWords } from '../outbox-words.ts';
 import { MAX_IN_FLIGHT } from './send-plan.ts';
 import { type OneAtATime, SENDER_ERROR_KEY, type SenderLoopDeps, readSenderError, startSender } from './sender.ts';
+import { type FakeClock, type GatedNetwork, fakeClock, gatedNetwork, withReplica } from '../test-kit.ts';
 
 /**
  * The sender loop with its clock, timers, network and token injected. Time only passes when a test says
@@ -20,62 +21,6 @@ function created(id: string): Response {
   return new Response(JSON.stringify({ data }), { status: 201, headers: { 'content-type': 'application/json' } });
 }
 
-/** A clock whose timers fire only on `advance`. */
-function fakeClock(start = 1_000_000) {
-  let now = start;
-  const timers = new Set<{ at: number; fire: () => void }>();
-  const clock = {
-    fired: 0,
-    now: () => now,
-    setTimer(fire: () => void, ms: number) {
-      const timer = { at: now + ms, fire };
-      timers.add(timer);
-      return () => void timers.delete(timer);
-    },
-    advance(ms: number) {
-      now += ms;
-      for (const timer of [...timers].filter((t) => t.at <= now)) {
-        timers.delete(timer);
-        clock.fired++;
-        timer.fire();
-      }
-    },
-  };
-  return clock;
-}
-
-/** A network that answers each request when the test says so. */
-function gatedNetwork() {
-  const requests: Array<{ id: string; token: string; answered: boolean; answer(response: Response | Error): void }> = [];
-  return {
-    requests,
-    ids: () => requests.map((r) => r.id),
-    /** The requests still waiting for their answer. */
-    open: () => requests.filter((r) => !r.answered),
-    /** The open request of command `id`. */
-    of(id: string) {
-      const request = requests.find((r) => r.id === id && !r.answered);
-      if (!request) throw new Error(`no open request for ${id}`);
-      return request;
-    },
-    send(command: OutboxCommand, token = 'token'): Promise<Response> {
-      return new Promise((resolve, reject) => {
-        const request = {
-          id: command.id,
-          token,
-          answered: false,
-          answer: (response: Response | Error) => {
-            request.answered = true;
-            if (response instanceof Error) reject(response);
-            else resolve(response);
-          },
-        };
-        requests.push(request);
-      });
-    },
-  };
-}
-
 type Apply = (db: PortalDb, command: OutboxCommand, data: unknown) => Promise<void>;
 
 async function replaceOptimisticRow(db: PortalDb, command: OutboxCommand, data: unknown): Promise<void> {
@@ -84,11 +29,13 @@ async function replaceOptimisticRow(db: PortalDb, command: OutboxCommand, data: 
 }
 
 /** Answers every request as it opens (time passing when none is open) until the outbox is empty. */
-async function answerAll(network: ReturnType<typeof gatedNetwork>, clock: ReturnType<typeof fakeClock>, db: PortalDb): Promise<void> {
+async function answerAll(network: GatedNetwork, clock: FakeClock, db: PortalDb): Promise<void> {
   while ((await db.outbox.count()) > 0) {
     const open = network.open();
     for (const request of open) request.answer(created(request.id));
     if (open.length === 0) clock.advance(1000);
+    // A polling step, not a wait for one event: what comes next is a request, an empty outbox or neither
+    // (a retry timer still ahead, so the clock moves on), and the loop re-reads all three.
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
@@ -96,7 +43,7 @@ async function answerAll(network: ReturnType<typeof gatedNetwork>, clock: Return
 /** Every contact command in one lane, as a thread's replies are: the order of one lane. */
 const oneLane = () => 'one-lane';
 
-function makeDeps(clock: ReturnType<typeof fakeClock>, network: ReturnType<typeof gatedNetwork>, apply: Apply = replaceOptimisticRow, lane?: (command: OutboxCommand) => string): SenderLoopDeps {
+function makeDeps(clock: FakeClock, network: GatedNetwork, apply: Apply = replaceOptimisticRow, lane?: (command: OutboxCommand) => string): SenderLoopDeps {
   return {
     // Only contact commands are queued here; the other kinds' answers are never read.
     kinds: { ...commandKinds, contact: { answer: contactSchema, confirm: apply, ...(lane ? { lane } : {}) } },
@@ -133,15 +80,12 @@ function fakeLocks(): OneAtATime {
 describe('sender loop', () => {
   let db: PortalDb;
   let controller: AbortController;
-  beforeEach(async () => {
-    db = new PortalDb(`sender-${Math.random()}`);
-    await db.open();
+  withReplica((opened) => (db = opened));
+  beforeEach(() => {
     controller = new AbortController();
   });
-  afterEach(async () => {
+  afterEach(() => {
     controller.abort();
-    db.close();
-    await db.delete();
     vi.restoreAllMocks();
   });
 
@@ -203,8 +147,8 @@ describe('sender loop', () => {
     const otherDb = new otherDbModule.PortalDb(db.uid);
     await otherDb.open();
     const waiting = otherSender.startSender(otherDb, { ...makeDeps(clock, otherNetwork), locks }, controller.signal);
-    // Let the leader take the lock and go idle.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The leader has the lock and sleeps on its idle timer (the other tab, waiting for the lock, sets none).
+    await vi.waitFor(() => expect(clock.timers()).toBe(1));
 
     await otherOutbox.enqueue(
       otherDb,
@@ -278,7 +222,8 @@ describe('sender loop', () => {
     const clock = fakeClock();
     const network = gatedNetwork();
     const idle = startSender(db, makeDeps(clock, network), controller.signal);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Idle: asleep on its timer.
+    await vi.waitFor(() => expect(clock.timers()).toBe(1));
     controller.abort();
     await idle.done;
 
@@ -305,19 +250,20 @@ const status = (code: number) => new Response('{}', { status: code });
 describe('sender loop, several lanes at once', () => {
   let db: PortalDb;
   let controller: AbortController;
-  beforeEach(async () => {
-    db = new PortalDb(`lanes-${Math.random()}`);
-    await db.open();
+  withReplica((opened) => (db = opened));
+  beforeEach(() => {
     controller = new AbortController();
   });
-  afterEach(async () => {
+  afterEach(() => {
     controller.abort();
-    db.close();
-    await db.delete();
     vi.restoreAllMocks();
   });
 
-  /** Lets the loop run without time passing: what has not started by then is not about to. */
+  /**
+   * Lets the loop run without time passing: what has not started by then is not about to. A fixed window,
+   * because what it shows is that nothing more happens (no further request, no other mark), which has no
+   * event to wait for.
+   */
   const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
   const statuses = async () => Object.fromEntries((await db.outbox.toArray()).map((c) => [c.id, c.status]));

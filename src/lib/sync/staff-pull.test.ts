@@ -1,74 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ClientFile, RequestFile, StaffSyncPage } from '../../../domain/staff.ts';
+import { describe, expect, it } from 'vitest';
+import type { ClientFile, StaffSyncPage } from '../../../domain/staff.ts';
 import { NetworkError } from '../api-errors.ts';
 import { PortalDb } from '../db.ts';
+import { clientFile, requestFile, staffRequest, withReplica } from '../test-kit.ts';
 import { STAFF_COUNTS_KEY, pullStaffFeed } from './staff-pull.ts';
 
 const counts = (threads: number) => ({ leads: 1, threads, refunds: 0, pending: 2, awaiting: 0, inProgress: 0, done: 0 });
 
-function clientFile(uid: string, firstName = 'Casey'): ClientFile {
-  return {
-    client: {
-      uid,
-      email: `${uid}@demo.test`,
-      firstName,
-      lastName: 'Client',
-      isClient: true,
-      isAdmin: false,
-      isStaff: false,
-      filledInitialForm: false,
-      initialForm: null,
-      activityStatus: 'ACTIVE',
-      createdAt: '2026-01-01T00:00:00.000Z',
-      phone: null,
-      country: null,
-      version: 1,
-    },
-    requests: [],
-    evidence: [],
-    deals: [],
-    refunds: [],
-    threads: [],
-    files: [],
-    notifications: [],
-    notes: [],
-    history: [],
-  };
-}
-
-function requestFile(id: string, uid: string): RequestFile {
-  return {
-    request: {
-      id,
-      productRequestType: 'TRACK_MASTER',
-      refNo: 1,
-      Created_Time: '2026-01-02T10:00:00.000Z',
-      status: 'Pending',
-      contractSigned: false,
-      totalAmount: null,
-      paid: 0,
-      leftToPay: null,
-      requestDetails: {},
-      attachments: [],
-      updatedAt: '2026-01-02T10:00:00.000Z',
-      rejectionReason: null,
-      toolId: 'track-master',
-      version: 1,
-      userId: uid,
-      finalFileId: null,
-    },
-    client: { uid, email: `${uid}@demo.test`, name: 'Casey Client' },
-    evidence: [],
-    finalFiles: [],
-    trackingLinks: [],
-    visits: [],
-    deals: [],
-    refunds: [],
-    notes: [],
-    history: [],
-    allowedActions: [],
-  };
-}
+/** The file of a pending request `id` of client `uid`. */
+const fileOfRequest = (id: string, uid: string) => requestFile(staffRequest(id, { Created_Time: '2026-01-02T10:00:00.000Z', updatedAt: '2026-01-02T10:00:00.000Z', userId: uid }));
 
 function page(cursor: string, parts: Partial<StaffSyncPage> = {}): StaffSyncPage {
   return { cursor, hasMore: false, counts: counts(0), clients: [], requests: [], keep: { clients: [], requests: [] }, ...parts };
@@ -76,20 +16,13 @@ function page(cursor: string, parts: Partial<StaffSyncPage> = {}): StaffSyncPage
 
 describe('pullStaffFeed', () => {
   let db: PortalDb;
-  beforeEach(async () => {
-    db = new PortalDb('staff-1');
-    await db.open();
-  });
-  afterEach(async () => {
-    db.close();
-    await db.delete();
-  });
+  withReplica((opened) => (db = opened), () => 'staff-1');
 
   it('writes each page with its cursor and the counts, following pages until hasMore is false', async () => {
     const seen: string[] = [];
     const pages: Record<string, StaffSyncPage> = {
       '0': page('4', { hasMore: true, clients: [clientFile('c1')], keep: { clients: ['c1'], requests: ['r1'] } }),
-      '4': page('9', { requests: [requestFile('r1', 'c1')], counts: counts(3), keep: { clients: ['c1'], requests: ['r1'] } }),
+      '4': page('9', { requests: [fileOfRequest('r1', 'c1')], counts: counts(3), keep: { clients: ['c1'], requests: ['r1'] } }),
     };
     const applied = await pullStaffFeed(db, async (cursor) => {
       seen.push(cursor);
@@ -136,7 +69,7 @@ describe('pullStaffFeed', () => {
       { key: 'old', data: clientFile('old'), fetchedAt: 1 },
       { key: 'kept', data: clientFile('kept'), fetchedAt: 1 },
     ]);
-    await db.staffRequests.put({ key: 'r-old', data: requestFile('r-old', 'old'), fetchedAt: 1 });
+    await db.staffRequests.put({ key: 'r-old', data: fileOfRequest('r-old', 'old'), fetchedAt: 1 });
     await pullStaffFeed(db, async () => {
       // Opened meanwhile: the server's keep list was made before it.
       await db.staffClients.put({ key: 'fresh', data: clientFile('fresh'), fetchedAt: Date.now() + 1 });

@@ -1,8 +1,9 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { texts } from '../../../../domain/texts.ts';
 import { type LocalContactReply, type LocalContactRequest, PortalDb } from '../../../lib/db.ts';
+import { withReplica } from '../../../lib/test-kit.ts';
 import { ReplicaContext } from '../../../lib/replica.ts';
 import { getUiState, removeMessage } from '../../../lib/ui-state.ts';
 import { ContactRequestsPage } from './contact-requests-page.tsx';
@@ -26,17 +27,12 @@ const reply = (id: string, threadId: string, author: 'client' | 'staff', created
 });
 
 let db: PortalDb;
+withReplica((opened) => (db = opened));
 
-beforeEach(async () => {
-  db = new PortalDb(`test-${Math.random()}`);
-  await db.open();
-});
 
 afterEach(async () => {
   cleanup();
   for (const m of getUiState().messages) removeMessage(m.key);
-  db.close();
-  await db.delete();
 });
 
 function renderPage() {

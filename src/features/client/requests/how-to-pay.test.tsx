@@ -4,26 +4,13 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BusinessSettings } from '../../../../domain/business-settings.ts';
-import { type LocalRequest, PortalDb } from '../../../lib/db.ts';
+import { PortalDb } from '../../../lib/db.ts';
+import { localRequest, withReplica } from '../../../lib/test-kit.ts';
 import { ReplicaContext } from '../../../lib/replica.ts';
 import { HowToPayDialog } from './how-to-pay-dialog.tsx';
 import { needsPayment, proFormaSections } from './how-to-pay.ts';
 
-const awaiting: LocalRequest = {
-  id: 'r1',
-  productRequestType: 'TRACK_MASTER',
-  refNo: 42,
-  Created_Time: '2026-11-01T10:00:00.000Z',
-  status: 'Waiting for actions',
-  contractSigned: false,
-  totalAmount: 450,
-  paid: 200,
-  leftToPay: 250,
-  requestDetails: {},
-  attachments: [],
-  updatedAt: '2026-11-01T10:00:00.000Z',
-  rejectionReason: null,
-};
+const awaiting = localRequest('r1', { refNo: 42, Created_Time: '2026-11-01T10:00:00.000Z', status: 'Waiting for actions', totalAmount: 450, paid: 200, leftToPay: 250, updatedAt: '2026-11-01T10:00:00.000Z' });
 
 const settings: BusinessSettings = {
   id: 'business',
@@ -65,15 +52,12 @@ describe('proFormaSections', () => {
 
 describe('HowToPayDialog', () => {
   let db: PortalDb;
+  withReplica((opened) => (db = opened));
   beforeEach(async () => {
-    db = new PortalDb(`test-${Math.random()}`);
-    await db.open();
     await db.requests.put(awaiting);
   });
   afterEach(async () => {
     cleanup();
-    db.close();
-    await db.delete();
   });
 
   function show(ui: ReactNode) {

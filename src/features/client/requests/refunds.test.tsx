@@ -1,11 +1,12 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type RefundStatus, refundStatusLabel } from '../../../../domain/schemas.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { refundStatusLabel } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
 import { queueRefund } from '../../../lib/commands.ts';
-import { type LocalRefund, type LocalRequest, PortalDb } from '../../../lib/db.ts';
+import { type LocalRequest, PortalDb } from '../../../lib/db.ts';
+import { localRequest, refundRow, withReplica } from '../../../lib/test-kit.ts';
 import { ReplicaContext } from '../../../lib/replica.ts';
 import { getUiState, removeMessage } from '../../../lib/ui-state.ts';
 import { RefundDialog } from './refund-dialog.tsx';
@@ -13,49 +14,18 @@ import { RequestDetailsDialog } from './request-details-dialog.tsx';
 import { RequestsTable } from './requests-table.tsx';
 import { refundPendingText } from './use-refunds.ts';
 
-const request = (id: string, extra: Partial<LocalRequest> = {}): LocalRequest => ({
-  id,
-  productRequestType: 'BANK_DISPUTE',
-  refNo: null,
-  Created_Time: '2026-01-05T10:00:00.000Z',
-  status: 'In Progress',
-  contractSigned: true,
-  totalAmount: 500,
-  paid: 500,
-  leftToPay: 0,
-  requestDetails: {},
-  attachments: [],
-  updatedAt: '2026-01-05T10:00:00.000Z',
-  rejectionReason: null,
-  ...extra,
-});
+/** A bank dispute in progress, priced and paid in full. */
+const request = (id: string, extra: Partial<LocalRequest> = {}): LocalRequest =>
+  localRequest(id, { productRequestType: 'BANK_DISPUTE', Created_Time: '2026-01-05T10:00:00.000Z', status: 'In Progress', contractSigned: true, totalAmount: 500, paid: 500, leftToPay: 0, updatedAt: '2026-01-05T10:00:00.000Z', ...extra });
 
-const refund = (id: string, processId: string, status: RefundStatus, createdAt: string, extra: Partial<LocalRefund> = {}): LocalRefund => ({
-  id,
-  tool: 'BANK_DISPUTE',
-  processId,
-  refundRequestType: 'PARTIAL',
-  reason: `Reason ${id}`,
-  createdAt,
-  status,
-  amount: null,
-  note: null,
-  decidedAt: null,
-  ...extra,
-});
 
 let db: PortalDb;
+withReplica((opened) => (db = opened));
 
-beforeEach(async () => {
-  db = new PortalDb(`test-${Math.random()}`);
-  await db.open();
-});
 
 afterEach(async () => {
   cleanup();
   for (const m of getUiState().messages) removeMessage(m.key);
-  db.close();
-  await db.delete();
 });
 
 function renderWithDb(ui: ReactNode) {
@@ -77,8 +47,8 @@ describe('refund mark on a request row', () => {
   it("shows the latest refund's decision next to the status, and a queued refund at once", async () => {
     await db.requests.bulkAdd([request('a'), request('b', { Created_Time: '2026-01-04T10:00:00.000Z' })]);
     await db.refunds.bulkAdd([
-      refund('f1', 'a', 'declined', '2026-01-06T10:00:00.000Z'),
-      refund('f2', 'a', 'approved', '2026-01-08T10:00:00.000Z', { amount: 120 }),
+      refundRow('f1', 'a', 'declined', '2026-01-06T10:00:00.000Z'),
+      refundRow('f2', 'a', 'approved', '2026-01-08T10:00:00.000Z', { amount: 120 }),
     ]);
     renderWithDb(<RequestsTable title="Tools requests" />);
     const a = await row('a');
@@ -94,7 +64,7 @@ describe('refund mark on a request row', () => {
 
 describe('refund dialog', () => {
   it('refuses a second refund while one waits for a decision, even one still in the outbox', async () => {
-    await db.refunds.add(refund('cmd-1', 'a', 'requested', '2026-01-06T10:00:00.000Z', { pending: true, commandId: 'cmd-1' }));
+    await db.refunds.add(refundRow('cmd-1', 'a', 'requested', '2026-01-06T10:00:00.000Z', { pending: true, commandId: 'cmd-1' }));
     const onClose = vi.fn();
     renderWithDb(<RefundDialog request={request('a')} onClose={onClose} />);
     expect(await screen.findByText(refundPendingText)).toBeTruthy();
@@ -105,7 +75,7 @@ describe('refund dialog', () => {
   });
 
   it('offers the form again once the earlier refund is decided, and queues only the spec payload', async () => {
-    await db.refunds.add(refund('f1', 'a', 'declined', '2026-01-06T10:00:00.000Z', { decidedAt: '2026-01-07T10:00:00.000Z' }));
+    await db.refunds.add(refundRow('f1', 'a', 'declined', '2026-01-06T10:00:00.000Z', { decidedAt: '2026-01-07T10:00:00.000Z' }));
     const onClose = vi.fn();
     renderWithDb(<RefundDialog request={request('a')} onClose={onClose} />);
     fireEvent.change(await screen.findByLabelText('Reason', { exact: false }), { target: { value: 'Still nothing' } });
@@ -127,14 +97,14 @@ describe('refund dialog', () => {
 describe('request details', () => {
   it('shows every refund with its decision, amount and note', async () => {
     await db.refunds.bulkAdd([
-      refund('f1', 'a', 'declined', '2026-01-06T10:00:00.000Z', { note: 'Work was delivered', decidedAt: '2026-01-07T10:00:00.000Z' }),
-      refund('f2', 'a', 'approved', '2026-01-08T10:00:00.000Z', {
+      refundRow('f1', 'a', 'declined', '2026-01-06T10:00:00.000Z', { note: 'Work was delivered', decidedAt: '2026-01-07T10:00:00.000Z' }),
+      refundRow('f2', 'a', 'approved', '2026-01-08T10:00:00.000Z', {
         refundRequestType: 'FULL',
         amount: 1234.5,
         note: 'Sorry for the delay',
         decidedAt: '2026-01-09T10:00:00.000Z',
       }),
-      refund('cmd-3', 'a', 'requested', '2026-01-10T10:00:00.000Z', { pending: true, commandId: 'cmd-3' }),
+      refundRow('cmd-3', 'a', 'requested', '2026-01-10T10:00:00.000Z', { pending: true, commandId: 'cmd-3' }),
     ]);
     renderWithDb(<RequestDetailsDialog request={request('a')} onClose={() => undefined} />);
     await waitFor(() => expect(screen.getAllByTestId('refund-section')).toHaveLength(3));

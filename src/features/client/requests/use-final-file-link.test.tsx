@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { texts } from '../../../../domain/texts.ts';
 import { ApiError, NetworkError } from '../../../lib/api-errors.ts';
 import { type LocalRequest, PortalDb } from '../../../lib/db.ts';
+import { localRequest, withReplica } from '../../../lib/test-kit.ts';
 import { ReplicaContext } from '../../../lib/replica.ts';
 
 // The file-link endpoint, as the hook reaches it: every call is counted; each answers what `answer` says.
@@ -23,38 +24,22 @@ vi.mock('../../../lib/pwa.ts', async (orig) => ({ ...(await orig<typeof import('
 const { LINK_FRESH_MS, isPaidInFull, useFinalFileLink } = await import('./use-final-file-link.ts');
 const { RequestsTable } = await import('./requests-table.tsx');
 
-const request = (id: string, extra: Partial<LocalRequest> = {}): LocalRequest => ({
-  id,
-  productRequestType: 'TRACK_MASTER',
-  refNo: null,
-  Created_Time: '2026-01-05T10:00:00.000Z',
-  status: 'Done',
-  contractSigned: true,
-  totalAmount: 500,
-  paid: 500,
-  leftToPay: 0,
-  requestDetails: {},
-  attachments: [],
-  updatedAt: '2026-01-05T10:00:00.000Z',
-  rejectionReason: null,
-  ...extra,
-});
+/** A Done request, priced and paid in full. */
+const request = (id: string, extra: Partial<LocalRequest> = {}): LocalRequest =>
+  localRequest(id, { Created_Time: '2026-01-05T10:00:00.000Z', status: 'Done', contractSigned: true, totalAmount: 500, paid: 500, leftToPay: 0, updatedAt: '2026-01-05T10:00:00.000Z', ...extra });
 
 let db: PortalDb;
+withReplica((opened) => (db = opened));
 
 beforeEach(async () => {
   calls.length = 0;
   savedCopy = false;
   answer = async (path) => `https://portal.test/api/download/token-for${path.replaceAll('/', '-')}`;
-  db = new PortalDb(`test-${Math.random()}`);
-  await db.open();
 });
 
 afterEach(async () => {
   cleanup();
   vi.useRealTimers();
-  db.close();
-  await db.delete();
 });
 
 const wrapper = ({ children }: { children: ReactNode }) => <ReplicaContext.Provider value={db}>{children}</ReplicaContext.Provider>;
@@ -66,7 +51,11 @@ function hook(initial: { request: LocalRequest; online?: boolean; wanted?: boole
   });
 }
 
-/** Lets pending promises (the mocked call, Dexie) settle. */
+/**
+ * Lets pending promises (the mocked call, Dexie) settle. Only before an assertion that something does NOT
+ * happen (no call, no second call): that has no event to wait for, so it gets a fixed window. What does
+ * happen is awaited with `waitFor`.
+ */
 const settle = () => act(async () => new Promise((r) => setTimeout(r, 20)));
 
 describe('isPaidInFull', () => {
@@ -116,13 +105,11 @@ describe('useFinalFileLink', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const r1 = request('r1');
     const { result, rerender } = hook({ request: r1, wanted: true });
-    await settle();
-    expect(result.current.state.kind).toBe('ready');
+    await waitFor(() => expect(result.current.state.kind).toBe('ready'));
     rerender({ request: r1, online: true, wanted: false });
     vi.setSystemTime(Date.now() + LINK_FRESH_MS + 1_000);
     rerender({ request: r1, online: true, wanted: true });
-    await settle();
-    expect(calls).toHaveLength(2);
+    await waitFor(() => expect(calls).toHaveLength(2));
   });
 
   it('shows the server message when the file is not ready, and does not retry in a loop', async () => {
@@ -130,24 +117,21 @@ describe('useFinalFileLink', () => {
       throw new ApiError(404, 'FILE_NOT_READY', 'The final file is not ready yet.');
     };
     const { result } = hook({ request: request('r1'), wanted: true });
+    await waitFor(() => expect(result.current.state).toEqual({ kind: 'error', message: 'The final file is not ready yet.' }));
     await settle();
-    await settle();
-    expect(result.current.state).toEqual({ kind: 'error', message: 'The final file is not ready yet.' });
     expect(calls).toHaveLength(1);
   });
 
   it('offline: no call; the saved copy opens if there is one, otherwise it says a connection is needed', async () => {
     const { result, rerender } = hook({ request: request('r1'), online: false, wanted: true });
-    await settle();
+    await waitFor(() => expect(result.current.state).toEqual({ kind: 'error', message: texts.needsConnection }));
     expect(calls).toEqual([]);
-    expect(result.current.state).toEqual({ kind: 'error', message: texts.needsConnection });
 
     await db.meta.put({ key: 'finalFileLink:r2', value: 'https://portal.test/api/download/saved' });
     savedCopy = true;
     rerender({ request: request('r2'), online: false, wanted: true });
-    await settle();
+    await waitFor(() => expect(result.current.state).toMatchObject({ kind: 'ready', link: 'https://portal.test/api/download/saved' }));
     expect(calls).toEqual([]);
-    expect(result.current.state).toMatchObject({ kind: 'ready', link: 'https://portal.test/api/download/saved' });
   });
 
   it('a connection lost mid-call says a connection is needed, and retries when the browser is back online', async () => {
@@ -156,23 +140,19 @@ describe('useFinalFileLink', () => {
     };
     const r1 = request('r1');
     const { result, rerender } = hook({ request: r1, wanted: true });
-    await settle();
-    expect(result.current.state).toEqual({ kind: 'error', message: texts.needsConnection });
+    await waitFor(() => expect(result.current.state).toEqual({ kind: 'error', message: texts.needsConnection }));
     rerender({ request: r1, online: false, wanted: true });
     answer = async () => 'https://portal.test/api/download/back';
     rerender({ request: r1, online: true, wanted: true });
-    await settle();
-    expect(result.current.state).toMatchObject({ kind: 'ready', link: 'https://portal.test/api/download/back' });
+    await waitFor(() => expect(result.current.state).toMatchObject({ kind: 'ready', link: 'https://portal.test/api/download/back' }));
     expect(calls).toHaveLength(2);
   });
 
   it('a payment arriving through sync while the menu is open makes the download available', async () => {
     const { result, rerender } = hook({ request: request('r1', { paid: 100, leftToPay: 400 }), wanted: true });
-    await settle();
-    expect(result.current.state).toEqual({ kind: 'unpaid' });
+    await waitFor(() => expect(result.current.state).toEqual({ kind: 'unpaid' }));
     rerender({ request: request('r1'), online: true, wanted: true });
-    await settle();
-    expect(result.current.state.kind).toBe('ready');
+    await waitFor(() => expect(result.current.state.kind).toBe('ready'));
     expect(calls).toHaveLength(1);
   });
 
@@ -181,8 +161,7 @@ describe('useFinalFileLink', () => {
       throw new ApiError(403, 'NOT_FULLY_PAID', texts.notFullyPaid);
     };
     const { result } = hook({ request: request('r1'), wanted: true });
-    await settle();
-    expect(result.current.state).toEqual({ kind: 'unpaid' });
+    await waitFor(() => expect(result.current.state).toEqual({ kind: 'unpaid' }));
   });
 });
 
@@ -200,14 +179,17 @@ describe('a table page of Done rows', () => {
         </ReplicaContext.Provider>
       </ChakraProvider>,
     );
-    await waitFor(() => expect(document.querySelectorAll('tbody tr')).toHaveLength(50));
+    // Fifty rows of a Chakra table: their first render alone can outlast the 1 s default on a loaded machine.
+    await waitFor(() => expect(document.querySelectorAll('tbody tr')).toHaveLength(50), { timeout: 15_000 });
     await settle();
     expect(calls).toEqual([]);
 
     const row = document.querySelector<HTMLElement>('tr[data-request-id="r01"]')!;
     fireEvent.click(row.querySelector('button[aria-label="Actions"]')!);
-    await screen.findByRole('menuitem', { name: /Download File/ });
+    await screen.findByRole('menuitem', { name: /Download File/ }, { timeout: 15_000 });
+    await waitFor(() => expect(calls).toEqual(['/track-master/r01/file']));
+    // Exactly one: no second call follows the first.
     await settle();
     expect(calls).toEqual(['/track-master/r01/file']);
-  });
+  }, 30_000);
 });

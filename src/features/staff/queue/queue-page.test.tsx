@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QueuePage as Page, QueueTab } from '../../../../domain/staff.ts';
 import { PortalDb } from '../../../lib/db.ts';
+import { withReplica } from '../../../lib/test-kit.ts';
 import { ReplicaContext } from '../../../lib/replica.ts';
 
 vi.mock('@tanstack/react-router', () => ({
@@ -28,15 +29,12 @@ const page = (items: Page['items'], nextCursor: string | null): Page => ({
 });
 
 let db: PortalDb;
+withReplica((opened) => (db = opened), () => 'staff-queue-test');
 beforeEach(async () => {
   apiGet.mockReset();
-  db = new PortalDb('staff-queue-test');
-  await db.open();
 });
 afterEach(async () => {
   cleanup();
-  db.close();
-  await db.delete();
 });
 
 function show(onChange = vi.fn(), q = '', tab: QueueTab = 'leads') {

@@ -1,26 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { StaffRequest } from '../../../../domain/staff.ts';
 import { requestConflictChanges } from './conflict-diff.ts';
+import { staffRequest } from '../../../lib/test-kit.ts';
 
-const pending: StaffRequest = {
-  id: 'r1',
-  productRequestType: 'TRACK_MASTER',
-  refNo: 1,
-  Created_Time: '2026-01-02T10:00:00.000Z',
-  status: 'Pending',
-  contractSigned: false,
-  totalAmount: null,
-  paid: 0,
-  leftToPay: null,
-  requestDetails: {},
-  attachments: [],
-  updatedAt: '2026-01-02T10:00:00.000Z',
-  rejectionReason: null,
-  toolId: 'track-master',
-  version: 1,
-  userId: 'u1',
-  finalFileId: null,
-};
+const pending = staffRequest('r1', { Created_Time: '2026-01-02T10:00:00.000Z', updatedAt: '2026-01-02T10:00:00.000Z' });
 
 describe('requestConflictChanges', () => {
   it('lists what someone else changed, as labels and formatted values in a fixed order', () => {

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RequestFile, StaffRequest } from '../../../../domain/staff.ts';
 import { ApiError, NetworkError } from '../../../lib/api-errors.ts';
 import { PortalDb } from '../../../lib/db.ts';
+import { requestFile, staffRequest, withReplica } from '../../../lib/test-kit.ts';
 import { ReplicaContext } from '../../../lib/replica.ts';
 import { texts } from '../../../../domain/texts.ts';
 import { getUiState, removeMessage } from '../../../lib/ui-state.ts';
@@ -31,53 +32,24 @@ const { RequestPage } = await import('./request-page.tsx');
 const system = createSystem(defaultConfig);
 const messages = () => getUiState().messages.map((m) => m.message);
 
-const request: StaffRequest = {
-  id: 'r1',
-  productRequestType: 'TRACK_MASTER',
-  refNo: 1,
-  Created_Time: '2026-01-02T10:00:00.000Z',
-  status: 'Pending',
-  contractSigned: false,
-  totalAmount: null,
-  paid: 0,
-  leftToPay: null,
-  requestDetails: { TRACK_MASTER_fraudType: 'crypto' },
-  attachments: [],
-  updatedAt: '2026-01-02T10:00:00.000Z',
-  rejectionReason: null,
-  toolId: 'track-master',
-  version: 1,
-  userId: 'u1',
-  finalFileId: null,
-};
-const fileOf = (r: StaffRequest): RequestFile => ({
-  request: r,
-  client: { uid: 'u1', email: 'client@demo.test', name: 'Casey Client' },
-  evidence: [],
-  finalFiles: [],
-  trackingLinks: [],
-  visits: [],
-  deals: [],
-  refunds: [],
-  notes: [],
-  history: [],
-  allowedActions: { Pending: ['price', 'reject'], 'Waiting for actions': ['start', 'payment', 'contract', 'reject'] }[r.status as string] ?? [],
-});
+const request = staffRequest('r1', { Created_Time: '2026-01-02T10:00:00.000Z', requestDetails: { TRACK_MASTER_fraudType: 'crypto' }, updatedAt: '2026-01-02T10:00:00.000Z' });
+const fileOf = (r: StaffRequest): RequestFile =>
+  requestFile(r, {
+    client: { uid: 'u1', email: 'client@demo.test', name: 'Casey Client' },
+    allowedActions: { Pending: ['price', 'reject'], 'Waiting for actions': ['start', 'payment', 'contract', 'reject'] }[r.status as string] ?? [],
+  });
 
 let db: PortalDb;
+withReplica((opened) => (db = opened), () => 'staff-test');
 beforeEach(async () => {
   apiGet.mockReset();
   apiSend.mockReset();
   apiRequest.mockReset();
-  db = new PortalDb('staff-test');
-  await db.open();
 });
 afterEach(async () => {
   cleanup();
   vi.restoreAllMocks();
   for (const m of getUiState().messages) removeMessage(m.key);
-  db.close();
-  await db.delete();
 });
 
 async function openPage() {
