@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Db } from './db/client.ts';
 import { fileChunks } from './db/schema.ts';
@@ -310,6 +311,25 @@ export async function openStored(app: { storage: Storage }, storedName: string):
   return app.storage.open(storedName).catch(() => {
     throw notFound('File not found');
   });
+}
+
+/** What a download answer needs of a file row. */
+type StoredFileRow = { storedName: string; contentType: string; size: number; originalName: string };
+
+/**
+ * A stored file as a download: its own type and length, the user's name as an attachment (never shown inline, never
+ * sniffed), and personal bytes kept out of shared caches. `cache` is the one thing downloads differ in: a signed
+ * link's bytes never change, so the service worker may keep them.
+ */
+export async function sendStoredFile(app: { storage: Storage }, reply: FastifyReply, row: StoredFileRow, cache: 'no-store' | 'immutable' = 'no-store') {
+  const bytes = await openStored(app, row.storedName);
+  return reply
+    .header('content-type', row.contentType)
+    .header('content-length', row.size)
+    .header('content-disposition', contentDisposition(row.originalName))
+    .header('cache-control', cache === 'immutable' ? 'private, max-age=31536000, immutable' : 'private, no-store')
+    .header('x-content-type-options', 'nosniff')
+    .send(bytes);
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

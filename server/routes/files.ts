@@ -9,7 +9,7 @@ import { HttpError, notFound } from '../errors.ts';
 import { toUserFile } from '../serialize-messages.ts';
 import { clientKeyOf, insertOnce, settleInTransaction } from '../plugins/idempotency.ts';
 import { UploadedFile } from '../plugins/uploads.ts';
-import { UUID, contentDisposition, formatBytes, openStored } from '../storage.ts';
+import { UUID, formatBytes, sendStoredFile } from '../storage.ts';
 
 /** One part named `files` arrives as an object, several as an array. A text part named `files` is refused. */
 const UploadBody = z.object({
@@ -129,14 +129,7 @@ export async function fileRoutes(app: FastifyInstance) {
       .from(files)
       .where(and(eq(files.id, fileId), eq(files.userId, request.user.uid), inArray(files.kind, DOWNLOADABLE)));
     if (!row) throw notFound('File not found');
-    const data = await openStored(app, row.storedName);
-    return reply
-      .header('content-type', row.contentType)
-      .header('content-length', row.size)
-      .header('content-disposition', contentDisposition(row.originalName))
-      .header('cache-control', 'private, no-store')
-      .header('x-content-type-options', 'nosniff')
-      .send(data);
+    return sendStoredFile(app, reply, row);
   });
 
   api.patch(

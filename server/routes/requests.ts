@@ -11,7 +11,7 @@ import { HttpError, notFound } from '../errors.ts';
 import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../plugins/idempotency.ts';
 import { isFullyPaid, toDeal, toRefund, toRequest, toVisit } from '../serialize.ts';
 import { createSignedLinks } from '../signed-links.ts';
-import { UUID, contentDisposition, openStored } from '../storage.ts';
+import { UUID, sendStoredFile } from '../storage.ts';
 
 const REFUNDABLE = new Set(['In Progress', 'Done']);
 /** Live Details shows at least this many placeholder rows before payment in full. */
@@ -279,14 +279,7 @@ export async function requestRoutes(app: FastifyInstance) {
       }
       const [file] = await app.db.select().from(files).where(eq(files.id, verdict.fileId));
       if (!file) throw notFound('File not found');
-      const bytes = await openStored(app, file.storedName);
-      return reply
-        .header('content-type', file.contentType)
-        .header('content-length', file.size)
-        .header('content-disposition', contentDisposition(file.originalName))
-        // The bytes behind a file id never change, so the service worker may keep them.
-        .header('cache-control', 'private, max-age=31536000, immutable')
-        .send(bytes);
+      return sendStoredFile(app, reply, file, 'immutable');
     },
   );
 

@@ -24,7 +24,7 @@ import { HttpError, notFound } from '../errors.ts';
 import { clientName, leftToPay } from '../serialize.ts';
 import { clientFile, isAwaitingReply, isLead, isUndecidedRefund, queueCounts, requestFile } from '../staff-files.ts';
 import { createSignedLinks } from '../signed-links.ts';
-import { UUID, contentDisposition, openStored } from '../storage.ts';
+import { UUID, sendStoredFile } from '../storage.ts';
 import { recordWatch } from '../watches.ts';
 
 /** PostgreSQL text cannot hold a NUL character: refused here, it would otherwise be a database error. */
@@ -93,14 +93,7 @@ export async function staffReadRoutes(app: FastifyInstance) {
       if (!UUID.test(fileId)) throw notFound('File not found');
       const [row] = await app.db.select().from(files).where(eq(files.id, fileId));
       if (!row) throw notFound('File not found');
-      const bytes = await openStored(app, row.storedName);
-      return reply
-        .header('content-type', row.contentType)
-        .header('content-length', row.size)
-        .header('content-disposition', contentDisposition(row.originalName))
-        .header('cache-control', 'private, no-store')
-        .header('x-content-type-options', 'nosniff')
-        .send(bytes);
+      return sendStoredFile(app, reply, row);
     },
   );
 
