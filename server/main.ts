@@ -4,13 +4,15 @@ import { openServices } from './compose.ts';
 import { loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { pruneIdempotencyKeys } from './plugins/idempotency.ts';
+import { diskFullMessage, isOutOfSpace } from './service-faults.ts';
 import { ipDataLoadStats, loadIpLookup } from './tracking/ip-lookup.ts';
 
 const config = loadConfig();
 const services = await openServices(config).catch((err: unknown) => {
-  // Another process owns DATA_DIR: say which, without a stack trace, and stop.
-  if (!(err instanceof DataDirInUseError)) throw err;
-  console.error(err.message);
+  // Another process owns DATA_DIR, or the disk is full: say so in words, without a stack trace, and stop.
+  if (err instanceof DataDirInUseError) console.error(err.message);
+  else if (isOutOfSpace(err)) console.error(diskFullMessage(err, config.DATA_DIR));
+  else throw err;
   process.exit(1);
 });
 const app = await buildApp(services, { logger: config.NODE_ENV !== 'test' });

@@ -77,3 +77,12 @@ export function faultAnswer(fault: ServiceFault): { error: HttpError; retryAfter
     ? { error: storageFull(), retryAfterSeconds: RETRY_AFTER_SECONDS.full }
     : { error: databaseUnavailable(), retryAfterSeconds: RETRY_AFTER_SECONDS.unavailable };
 }
+
+/**
+ * The words for a start that ran out of space: the step's own when it gave them (the database, the download
+ * secret), otherwise the data directory as a whole (its lock, a first file).
+ */
+export function diskFullMessage(err: unknown, dataDir: string): string {
+  if (err instanceof Error && err.message.startsWith('The disk is full')) return err.message;
+  return `The disk is full: the server cannot start in ${dataDir} (no space left on device). Free some space and start the server again.`;
+}
