@@ -201,7 +201,7 @@ describe.each(backends())('staff write API (%s)', (backend) => {
         expect(errorOf(res).code).toBe('VALIDATION_FAILED');
         expect(errorOf(res).message).toContain('totalAmount');
       }
-      expect(await requestRow(row.id)).toMatchObject({ status: 'Pending', version: 1, totalAmount: null });
+      expect(await requestRow(row.id)).toMatchObject({ status: 'Pending', version: 1, totalCents: null });
       expect(await auditOf(row.id)).toHaveLength(0);
     });
 

@@ -303,7 +303,7 @@ describe.each(backends())('staff support writes (%s)', (backend) => {
       expect(res.statusCode).toBe(400);
       expect(res.json().error.code).toBe('VALIDATION_FAILED');
       expect(res.json().error.message).toMatch(/^amount: \$300\.01 is more than .*\$300\.00/);
-      expect(await refundRow(refund.id)).toMatchObject({ status: 'requested', decidedAmount: null, decidedAt: null, decidedBy: null, version: 1 });
+      expect(await refundRow(refund.id)).toMatchObject({ status: 'requested', decidedCents: null, decidedAt: null, decidedBy: null, version: 1 });
       expect(await auditCount(refund.id)).toBe(0);
       expect(await clientNotifications()).toEqual(notificationsBefore);
       // Exactly what was paid is fine.
