@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { requestStatuses } from '../domain/enums.ts';
+import { centsFromDollars } from '../domain/money.ts';
 import { queueTabs } from '../domain/queue-tabs.ts';
 import { tools } from '../domain/tools.ts';
 import { buildApp } from '../server/app.ts';
@@ -62,7 +63,7 @@ async function seed(database: Database): Promise<number> {
   const random = seededRandom(42);
   const year = 365 * 24 * 60 * 60 * 1000;
   const userRows = Array.from({ length: USERS }, (_, i) => userRow(i));
-  const requestRows = Array.from({ length: REQUESTS }, (_, i) => {
+  const requestRows = Array.from({ length: REQUESTS }, (_, i): typeof productRequests.$inferInsert => {
     const tool = tools[i % tools.length];
     const status = requestStatuses[Math.floor(random() * requestStatuses.length)];
     const priced = status !== 'Pending' && status !== 'Rejected';
@@ -71,8 +72,8 @@ async function seed(database: Database): Promise<number> {
       toolId: tool.id,
       productRequestType: tool.ToolNameBackend,
       status,
-      totalAmount: priced ? 500 : null,
-      paid: status === 'Done' ? 500 : 0,
+      totalCents: priced ? centsFromDollars(500) : null,
+      paidCents: centsFromDollars(status === 'Done' ? 500 : 0),
       createdAt: new Date(Date.UTC(2025, 0, 1) + Math.floor(random() * year)).toISOString(),
     };
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { requiredText, storable } from './text.ts';
+import { parseCents } from './money.ts';
 import { RequestStatus } from './enums.ts';
 import { ContactReply, ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, UserFile, Visit } from './schemas.ts';
 import { ToolNameBackendSchema } from './tools.ts';
@@ -43,14 +44,14 @@ export const QUEUE_PAGE_SIZE = 50;
 /** Version of the record an action was made from (optimistic concurrency). */
 export const Version = z.number({ error: 'version is required' }).int().min(1, 'version must be a positive whole number');
 
-/** Dollars, more than zero, at most two decimals. */
+/** Dollars, more than zero, at most two decimals as written (domain/money.ts parseCents): whole cents exactly. */
 export const Money = (name: string) =>
   z
     .number({ error: `${name} must be a number` })
     .finite(`${name} must be a number`)
     .gt(0, `${name} must be more than 0`)
     .max(100_000_000, `${name} is too large`)
-    .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, `${name} can have at most two decimals`);
+    .refine((v) => parseCents(v) !== null, `${name} can have at most two decimals`);
 
 // PostgreSQL text cannot hold a NUL character: it is refused here, as a 400 naming the field, not a failed insert.
 const text = requiredText;

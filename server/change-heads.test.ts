@@ -8,6 +8,7 @@ import { businessSettings, contactReplies, contactRequests, deals, files, notifi
 import { SYNCED_FILE_KINDS } from './routes/sync.ts';
 import { demoBusinessSettings } from './seed-data.ts';
 import { backends, createTestApp, freshPostgresUrl, type TestApp, type TestUser } from './test-helper.ts';
+import { centsFromDollars } from '../domain/money.ts';
 
 const TOOL = 'TRACK_MASTER';
 
@@ -46,7 +47,7 @@ describe.each(backends())('the empty pull\'s "anything new?" from change_heads (
   async function request(uid: string) {
     const [row] = await t.services.db
       .insert(productRequests)
-      .values({ userId: uid, toolId: 'funds-tracking', productRequestType: TOOL, totalAmount: 100, requestDetails: {} })
+      .values({ userId: uid, toolId: 'funds-tracking', productRequestType: TOOL, totalCents: centsFromDollars(100), requestDetails: {} })
       .returning();
     return row;
   }
@@ -59,8 +60,8 @@ describe.each(backends())('the empty pull\'s "anything new?" from change_heads (
     const writes: Array<[string, () => Promise<unknown>]> = [
       ['profile', () => db.update(users).set({ firstName: 'Ada' }).where(eq(users.uid, a.uid))],
       ['request', () => request(a.uid)],
-      ['request update', () => db.update(productRequests).set({ totalAmount: 200 }).where(eq(productRequests.id, req.id))],
-      ['deal', () => db.insert(deals).values({ requestId: req.id, userId: a.uid, productRequestType: TOOL, amount: 50 })],
+      ['request update', () => db.update(productRequests).set({ totalCents: centsFromDollars(200) }).where(eq(productRequests.id, req.id))],
+      ['deal', () => db.insert(deals).values({ requestId: req.id, userId: a.uid, productRequestType: TOOL, amountCents: centsFromDollars(50) })],
       ['refund', () => db.insert(refunds).values({ userId: a.uid, requestId: req.id, tool: TOOL, refundRequestType: 'FULL', reason: 'r' })],
       ['notification', () => db.insert(notifications).values({ userId: a.uid, message: 'for you' })],
       ['contact request', () => db.insert(contactRequests).values({ userId: a.uid, subject: 's2', message: 'm' })],

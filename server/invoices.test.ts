@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { cents } from '../domain/money.ts';
 import { type InvoiceData, invoiceLines } from './invoices.ts';
 
 const invoice: InvoiceData = {
@@ -10,10 +11,10 @@ const invoice: InvoiceData = {
   paidAt: '2025-03-04',
   method: 'Card',
   reference: '',
-  amount: 400,
-  total: 1000,
-  paidToDate: 400,
-  leftToPay: 600,
+  amount: cents(40000),
+  total: cents(100000),
+  paidToDate: cents(40000),
+  leftToPay: cents(60000),
 };
 
 const zone = process.env.TZ;

@@ -1,5 +1,6 @@
 import { PageSizes, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
-import { formatDate, formatMoney } from '../domain/format.ts';
+import { formatCents, formatDate } from '../domain/format.ts';
+import type { Cents } from '../domain/money.ts';
 
 /** Printed at the top of every invoice. The client shows the same name (src/app/shell/brand-mark.tsx). */
 export const PORTAL_NAME = 'Fraud Recovery Portal';
@@ -13,17 +14,17 @@ export interface InvoiceData {
   /** The tool's header, e.g. "Bank Dispute". */
   service: string;
   requestId: string;
-  /** What this payment was, in dollars. */
-  amount: number;
+  /** What this payment was. */
+  amount: Cents;
   /** The day the client paid (YYYY-MM-DD). */
   paidAt: string;
   /** e.g. "Wire transfer" */
   method: string;
   reference: string;
-  /** The request's price, paid to date (this payment included) and what is still owed, in dollars. */
-  total: number;
-  paidToDate: number;
-  leftToPay: number;
+  /** The request's price, paid to date (this payment included) and what is still owed. */
+  total: Cents;
+  paidToDate: Cents;
+  leftToPay: Cents;
 }
 
 const MARGIN = 56;
@@ -55,9 +56,9 @@ export async function renderInvoicePdf(invoice: InvoiceData): Promise<Buffer> {
   const afterLines = writer.table(['Description', 'Details'], lines, top - 170);
 
   const totals: [string, string][] = [
-    ['Total price', formatMoney(invoice.total)],
-    ['Paid to date', formatMoney(invoice.paidToDate)],
-    ['Left to pay', formatMoney(invoice.leftToPay)],
+    ['Total price', formatCents(invoice.total)],
+    ['Paid to date', formatCents(invoice.paidToDate)],
+    ['Left to pay', formatCents(invoice.leftToPay)],
   ];
   writer.table(['Summary', ''], totals, afterLines - 28);
 
@@ -115,7 +116,7 @@ export function invoiceLines(invoice: InvoiceData): [string, string][] {
     ['Payment date', formatDate(invoice.paidAt)],
     ['Payment method', invoice.method],
     ['Reference', invoice.reference || '-'],
-    ['Amount paid', formatMoney(invoice.amount)],
+    ['Amount paid', formatCents(invoice.amount)],
   ];
 }
 

@@ -5,6 +5,7 @@ import { blockedReason, type LifecycleState, type StaffAction, transitions } fro
 import { deals, files, productRequests } from './db/schema.ts';
 import { seedClientData } from './seed-data.ts';
 import { backends, createTestApp, postgresSkipReason, type TestApp } from './test-helper.ts';
+import { dollarsFromCents, dollarsOrNull } from '../domain/money.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[seed-data.test] PostgreSQL run skipped: ${skip}`);
@@ -100,9 +101,12 @@ describe.each(backends())('the demo data obeys the lifecycle (%s)', (backend) =>
       id: r.id,
       toolId: r.toolId,
       status: r.status as RequestStatus,
-      totalAmount: r.totalAmount,
-      paid: r.paid,
-      payments: dealRows.filter((d) => d.requestId === r.id).sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((d) => d.amount),
+      totalAmount: dollarsOrNull(r.totalCents),
+      paid: dollarsFromCents(r.paidCents),
+      payments: dealRows
+        .filter((d) => d.requestId === r.id)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+        .map((d) => dollarsFromCents(d.amountCents)),
       hasFinalFile: r.finalFileId !== null,
       finalFileKind: finals.find((f) => f.id === r.finalFileId)?.kind ?? null,
       contractSigned: r.contractSigned,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BUSINESS_SETTINGS_ID } from '../domain/business-settings.ts';
+import { centsFromDollars } from '../domain/money.ts';
 import type { RequestStatus } from '../domain/enums.ts';
 import { detailKey, tools, type ToolDefinition, type ToolId } from '../domain/tools.ts';
 import type { Db } from './db/client.ts';
@@ -252,8 +253,8 @@ export async function seedClientData(db: Db, uid: string, storage: Storage): Pro
         productRequestType: tool.ToolNameBackend,
         status: plan.status,
         contractSigned: plan.priced && plan.status !== 'Waiting for actions',
-        totalAmount: total,
-        paid,
+        totalCents: total === null ? null : centsFromDollars(total),
+        paidCents: centsFromDollars(paid),
         requestDetails,
         finalFileId,
         createdAt,
@@ -284,7 +285,7 @@ export async function seedClientData(db: Db, uid: string, storage: Storage): Pro
           requestId,
           userId: uid,
           productRequestType: tool.ToolNameBackend,
-          amount: payment.amount,
+          amountCents: centsFromDollars(payment.amount),
           invoiceUrl: invoiceFileId,
           createdAt: dealCreated,
         });

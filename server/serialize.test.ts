@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { deals, productRequests } from './db/schema.ts';
-import { isFullyPaid, leftToPay, toDeal, toRequest } from './serialize.ts';
+import { isFullyPaid, leftToPayCents, toDeal, toRequest } from './serialize.ts';
 import { createSignedLinks, LINK_TTL_MS } from './signed-links.ts';
+import { centsFromDollars } from '../domain/money.ts';
 
 const request = (over: Partial<typeof productRequests.$inferSelect> = {}): typeof productRequests.$inferSelect => ({
   id: '6f1c2d3e-4b5a-4c6d-8e7f-901234567890',
@@ -11,8 +12,8 @@ const request = (over: Partial<typeof productRequests.$inferSelect> = {}): typeo
   refNo: 7,
   status: 'In Progress',
   contractSigned: true,
-  totalAmount: 1000,
-  paid: 400,
+  totalCents: centsFromDollars(1000),
+  paidCents: centsFromDollars(400),
   requestDetails: { BANK_DISPUTE_amountLost: 12 },
   attachments: [{ id: 'f1', field: 'bankStatement', name: 'a.pdf', extra: 'dropped' }],
   finalFileId: null,
@@ -28,15 +29,15 @@ const request = (over: Partial<typeof productRequests.$inferSelect> = {}): typeo
 describe('toRequest', () => {
   it('computes leftToPay: null without a total, never negative', () => {
     expect(toRequest(request()).leftToPay).toBe(600);
-    expect(toRequest(request({ totalAmount: null, paid: 0 })).leftToPay).toBeNull();
-    expect(toRequest(request({ paid: 1200 })).leftToPay).toBe(0);
-    expect(leftToPay({ totalAmount: 0, paid: 0 })).toBe(0);
+    expect(toRequest(request({ totalCents: null, paidCents: centsFromDollars(0) })).leftToPay).toBeNull();
+    expect(toRequest(request({ paidCents: centsFromDollars(1200) })).leftToPay).toBe(0);
+    expect(leftToPayCents({ totalCents: centsFromDollars(0), paidCents: centsFromDollars(0) })).toBe(0);
   });
 
   it('is fully paid only with a total and nothing left', () => {
-    expect(isFullyPaid({ totalAmount: null, paid: 0 })).toBe(false);
-    expect(isFullyPaid({ totalAmount: 100, paid: 99.99 })).toBe(false);
-    expect(isFullyPaid({ totalAmount: 100, paid: 100 })).toBe(true);
+    expect(isFullyPaid({ totalCents: null, paidCents: centsFromDollars(0) })).toBe(false);
+    expect(isFullyPaid({ totalCents: centsFromDollars(100), paidCents: centsFromDollars(99.99) })).toBe(false);
+    expect(isFullyPaid({ totalCents: centsFromDollars(100), paidCents: centsFromDollars(100) })).toBe(true);
   });
 
   it('gives ISO dates and only id, field and name of attachments', () => {
@@ -68,7 +69,7 @@ describe('toDeal and signed links', () => {
     requestId: 'r1',
     userId: 'u1',
     productRequestType: 'BANK_DISPUTE',
-    amount: 400,
+    amountCents: centsFromDollars(400),
     invoiceUrl: invoiceFileId,
     method: null,
     reference: null,

@@ -1,3 +1,4 @@
+import { type Cents, cents, dollarsFromCents, dollarsOrNull } from '../domain/money.ts';
 import type { Deal, ProductRequest, Profile, RefundRequest, Visit } from '../domain/schemas.ts';
 import type { StaffClient, StaffDeal, StaffFile, StaffRefund, StaffRequest } from '../domain/staff.ts';
 import type { deals, files, productRequests, refunds, users, visits } from './db/schema.ts';
@@ -38,15 +39,14 @@ type DealRow = typeof deals.$inferSelect;
 type RefundRow = typeof refunds.$inferSelect;
 type VisitRow = typeof visits.$inferSelect;
 
-/** What is still owed: null while no total is set, never below zero, in whole cents (no 0.30000000000000004). */
-export function leftToPay(row: Pick<RequestRow, 'totalAmount' | 'paid'>): number | null {
-  return row.totalAmount === null ? null : Math.max(0, Math.round(row.totalAmount * 100) - Math.round(row.paid * 100)) / 100;
+/** What is still owed, in cents: null while no total is set, never below zero. */
+export function leftToPayCents(row: Pick<RequestRow, 'totalCents' | 'paidCents'>): Cents | null {
+  return row.totalCents === null ? null : cents(Math.max(0, row.totalCents - row.paidCents));
 }
 
 /** Paid in full: a total is set and nothing is left to pay. Gates the final file and Live Details. */
-export function isFullyPaid(row: Pick<RequestRow, 'totalAmount' | 'paid'>): boolean {
-  const left = leftToPay(row);
-  return left !== null && left <= 0;
+export function isFullyPaid(row: Pick<RequestRow, 'totalCents' | 'paidCents'>): boolean {
+  return leftToPayCents(row) === 0;
 }
 
 /**
@@ -56,7 +56,7 @@ export function isFullyPaid(row: Pick<RequestRow, 'totalAmount' | 'paid'>): bool
 /** The columns a client's request is made of (server/sync-requests.ts reads only these for the feed). */
 export type ClientRequestRow = Pick<
   RequestRow,
-  'id' | 'productRequestType' | 'refNo' | 'createdAt' | 'status' | 'contractSigned' | 'totalAmount' | 'paid' | 'requestDetails' | 'attachments' | 'updatedAt' | 'rejectionReason' | 'clientKey'
+  'id' | 'productRequestType' | 'refNo' | 'createdAt' | 'status' | 'contractSigned' | 'totalCents' | 'paidCents' | 'requestDetails' | 'attachments' | 'updatedAt' | 'rejectionReason' | 'clientKey'
 >;
 
 export function toRequest(row: ClientRequestRow, extras?: RequestExtras): ProductRequest {
@@ -67,9 +67,9 @@ export function toRequest(row: ClientRequestRow, extras?: RequestExtras): Produc
     Created_Time: iso(row.createdAt),
     status: row.status as ProductRequest['status'],
     contractSigned: row.contractSigned,
-    totalAmount: row.totalAmount,
-    paid: row.paid,
-    leftToPay: leftToPay(row),
+    totalAmount: dollarsOrNull(row.totalCents),
+    paid: dollarsFromCents(row.paidCents),
+    leftToPay: dollarsOrNull(leftToPayCents(row)),
     requestDetails: (row.requestDetails ?? {}) as ProductRequest['requestDetails'],
     attachments: ((row.attachments ?? []) as ProductRequest['attachments']).map((a) => ({ id: a.id, field: a.field, name: a.name, ...extras?.attachments.get(a.id) })),
     updatedAt: iso(row.updatedAt),
@@ -89,7 +89,7 @@ export function toDeal(row: DealRow, links: SignedLinks): Deal {
     requestId: row.requestId,
     productRequestType: row.productRequestType as Deal['productRequestType'],
     Created_Time: iso(row.createdAt),
-    amount: row.amount,
+    amount: dollarsFromCents(row.amountCents),
     invoice: row.invoiceUrl ? links.link(row.invoiceUrl, INVOICE_LINK_TTL_MS) : null,
     invoiceNumber: row.invoiceNumber,
   };
@@ -104,7 +104,7 @@ export function toRefund(row: RefundRow): RefundRequest {
     reason: row.reason,
     createdAt: iso(row.createdAt),
     status: row.status as RefundRequest['status'],
-    amount: row.decidedAmount,
+    amount: dollarsOrNull(row.decidedCents),
     note: row.decisionNote,
     decidedAt: row.decidedAt ? iso(row.decidedAt) : null,
     ...(row.clientKey ? { commandId: row.clientKey } : {}),
@@ -112,8 +112,8 @@ export function toRefund(row: RefundRow): RefundRequest {
 }
 
 /** Staff view of a refund: `paid` is what the client paid on its request, the most it can return. */
-export function toStaffRefund(row: RefundRow, paid: number): StaffRefund {
-  return { ...toRefund(row), version: row.version, paid, decidedBy: row.decidedBy };
+export function toStaffRefund(row: RefundRow, paid: Cents): StaffRefund {
+  return { ...toRefund(row), version: row.version, paid: dollarsFromCents(paid), decidedBy: row.decidedBy };
 }
 
 export function toVisit(row: VisitRow): Visit {

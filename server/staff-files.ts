@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { cents } from '../domain/money.ts';
 import { allowedActions } from '../domain/lifecycle.ts';
 import { queueTabs } from '../domain/queue-tabs.ts';
 import { type ClientFile, queueTabStatus, type QueueTab, type RequestFile, type RequestTab, type StaffThread } from '../domain/staff.ts';
@@ -77,13 +78,13 @@ export async function clientFile(db: Db, links: SignedLinks, uid: string): Promi
     clientHistory(db, uid),
   ]);
   // A refund's request is one of the client's, already read: its `paid` needs no second query.
-  const paidOf = new Map(requestRows.map((r) => [r.id, r.paid]));
+  const paidOf = new Map(requestRows.map((r) => [r.id, r.paidCents]));
   return {
     client: toStaffClient(user, found.presence),
     requests: requestRows.map(toStaffRequest),
     evidence: fileRows.flatMap((f) => (f.kind === 'attachment' && f.requestId !== null ? [{ ...toStaffFile(f), requestId: f.requestId }] : [])),
     deals: dealRows.map((d) => toStaffDeal(d, links)),
-    refunds: refundRows.map((r) => toStaffRefund(r, paidOf.get(r.requestId) ?? 0)),
+    refunds: refundRows.map((r) => toStaffRefund(r, paidOf.get(r.requestId) ?? cents(0))),
     threads,
     files: fileRows.filter((f) => f.kind === 'general').map(toUserFile),
     notifications: notificationRows.map(toNotification),
@@ -141,7 +142,7 @@ export async function requestFile(db: Db, links: SignedLinks, requestId: string)
     evidence: fileRows.filter((f) => f.kind === 'attachment').reverse().map(toStaffFile),
     finalFiles: fileRows.filter((f) => f.kind === 'final').map(toStaffFile),
     deals: dealRows.map((d) => toStaffDeal(d, links)),
-    refunds: refundRows.map((r) => toStaffRefund(r, row.paid)),
+    refunds: refundRows.map((r) => toStaffRefund(r, row.paidCents)),
     notes: noteRows.map(toStaffNote),
     trackingLinks: linkRows.map(toStaffTrackingLink),
     visits: visitRows.map(toVisit),

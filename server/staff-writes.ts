@@ -8,7 +8,7 @@ import { UUID } from './storage.ts';
 
 /**
  * What every staff write shares (routes/staff-actions.ts, routes/staff-support.ts): who acts, the row
- * lock on a request, money in cents, the 400 a rule refuses with, the client's notification.
+ * lock on a request, the 400 a rule refuses with, the client's notification.
  */
 
 export type Actor = AuditRecord['actor'];
@@ -19,10 +19,6 @@ export function actorOf(request: FastifyRequest): Actor {
 
 /** A 400 VALIDATION_FAILED whose message starts with the field ("amount: …"). */
 export const validation = (message: string) => new HttpError(400, 'VALIDATION_FAILED', message);
-
-/** Money is stored in dollars as doubles; every comparison and sum is done in whole cents. */
-export const toCents = (dollars: number) => Math.round(dollars * 100);
-export const toDollars = (cents: number) => cents / 100;
 
 export type RequestRow = typeof productRequests.$inferSelect;
 

@@ -21,7 +21,7 @@ const ISO_UTC = sql.raw(`'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`);
 export async function syncRequests(db: Db, uid: string, cursor: string, upper: string): Promise<ProductRequest[]> {
   const result = await db.execute(sql`
     SELECT coalesce(json_agg(json_build_array(id, product_request_type, ref_no, to_char(created_at AT TIME ZONE 'UTC', ${ISO_UTC}), status, contract_signed,
-                                              total_amount, paid, request_details, attachments, to_char(updated_at AT TIME ZONE 'UTC', ${ISO_UTC}),
+                                              total_cents, paid_cents, request_details, attachments, to_char(updated_at AT TIME ZONE 'UTC', ${ISO_UTC}),
                                               rejection_reason, client_key) ORDER BY seq), '[]')::text AS page
     FROM product_requests
     WHERE user_id = ${uid} AND seq > ${cursor}::bigint AND seq <= ${upper}::bigint
@@ -30,15 +30,15 @@ export async function syncRequests(db: Db, uid: string, cursor: string, upper: s
   // Positional, in the order selected above. The route sends them unchecked (routes/sync.ts, serializeSyncPage); the client
   // checks every row with zod before its replica takes it.
   const rows = (JSON.parse(page) as RowColumns[]).map(
-    ([id, productRequestType, refNo, createdAt, status, contractSigned, totalAmount, paid, requestDetails, attachments, updatedAt, rejectionReason, clientKey]): ClientRequestRow => ({
+    ([id, productRequestType, refNo, createdAt, status, contractSigned, totalCents, paidCents, requestDetails, attachments, updatedAt, rejectionReason, clientKey]): ClientRequestRow => ({
       id,
       productRequestType,
       refNo,
       createdAt,
       status,
       contractSigned,
-      totalAmount,
-      paid,
+      totalCents,
+      paidCents,
       requestDetails,
       attachments,
       updatedAt,
@@ -52,4 +52,4 @@ export async function syncRequests(db: Db, uid: string, cursor: string, upper: s
 }
 
 type C = ClientRequestRow;
-type RowColumns = [C['id'], C['productRequestType'], C['refNo'], C['createdAt'], C['status'], C['contractSigned'], C['totalAmount'], C['paid'], C['requestDetails'], C['attachments'], C['updatedAt'], C['rejectionReason'], C['clientKey']];
+type RowColumns = [C['id'], C['productRequestType'], C['refNo'], C['createdAt'], C['status'], C['contractSigned'], C['totalCents'], C['paidCents'], C['requestDetails'], C['attachments'], C['updatedAt'], C['rejectionReason'], C['clientKey']];

@@ -7,6 +7,7 @@ import { backends, createTestApp, freshPostgresUrl, postgresSkipReason, type Tes
 import { openDatabase, type Database } from './client.ts';
 import { deals, productRequests, refunds, userPresence, users } from './schema.ts';
 import { databaseBefore } from './stepwise-migrations.ts';
+import { centsFromDollars } from '../../domain/money.ts';
 
 /**
  * What the database itself guarantees (migrations/0007): closed lists on status and tool columns, so a
@@ -64,7 +65,7 @@ describe.each(backends())('database constraints and triggers (%s)', (kind) => {
       for (const status of requestStatuses) expect((await aRequest(userId, { status })).status).toBe(status);
       for (const type of toolNamesBackend) {
         const request = await aRequest(userId, { productRequestType: type });
-        await database.db.insert(deals).values({ requestId: request.id, userId, productRequestType: type, amount: 1 });
+        await database.db.insert(deals).values({ requestId: request.id, userId, productRequestType: type, amountCents: centsFromDollars(1) });
         await database.db.insert(refunds).values({ requestId: request.id, userId, tool: type, refundRequestType: 'FULL', reason: 'r', status: 'declined' });
       }
     });
@@ -92,7 +93,7 @@ describe.each(backends())('database constraints and triggers (%s)', (kind) => {
       ['an unknown request status', () => aRequest(userId, { status: 'Archived' }), 'product_requests_status_check'],
       ['a request status in the wrong case', () => aRequest(userId, { status: 'pending' }), 'product_requests_status_check'],
       ['an unknown request tool', () => aRequest(userId, { productRequestType: 'FUNDS_TRACKING' }), 'product_requests_type_check'],
-      ['an unknown deal tool', () => database.db.insert(deals).values({ requestId, userId, productRequestType: 'bank-dispute', amount: 1 }), 'deals_type_check'],
+      ['an unknown deal tool', () => database.db.insert(deals).values({ requestId, userId, productRequestType: 'bank-dispute', amountCents: centsFromDollars(1) }), 'deals_type_check'],
       [
         'an unknown refund tool',
         () => database.db.insert(refunds).values({ requestId, userId, tool: 'TRACKMASTER', refundRequestType: 'FULL', reason: 'r' }),
@@ -140,7 +141,7 @@ describe.each(backends())('database constraints and triggers (%s)', (kind) => {
       const first = await stampOf(request.id);
       expect(first > created).toBe(true);
       // A stale value given by the writer is not kept: the database stamps the change itself.
-      await database.db.update(productRequests).set({ paid: 1, updatedAt: '2000-01-01T00:00:00Z' }).where(eq(productRequests.id, request.id));
+      await database.db.update(productRequests).set({ paidCents: centsFromDollars(1), updatedAt: '2000-01-01T00:00:00Z' }).where(eq(productRequests.id, request.id));
       const second = await stampOf(request.id);
       expect(second > first).toBe(true);
     });
@@ -152,7 +153,7 @@ describe.each(backends())('database constraints and triggers (%s)', (kind) => {
         for (const paid of [1, 2, 3]) {
           const [row] = await tx
             .update(productRequests)
-            .set({ paid })
+            .set({ paidCents: centsFromDollars(paid) })
             .where(eq(productRequests.id, request.id))
             .returning({ at: micros });
           seen.push(BigInt(row.at));
@@ -167,7 +168,7 @@ describe.each(backends())('database constraints and triggers (%s)', (kind) => {
       const ahead = new Date(Date.now() + 3_600_000).toISOString();
       const request = await aRequest(await aUser(), { updatedAt: ahead });
       const before = await stampOf(request.id);
-      await database.db.update(productRequests).set({ paid: 1 }).where(eq(productRequests.id, request.id));
+      await database.db.update(productRequests).set({ paidCents: centsFromDollars(1) }).where(eq(productRequests.id, request.id));
       expect(await stampOf(request.id)).toBe(before + 1n);
     });
 

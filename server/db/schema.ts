@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { type AnyPgColumn, bigint, bigserial, boolean, check, doublePrecision, index, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid, integer, customType } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, bigserial, boolean, check, index, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid, integer, customType } from 'drizzle-orm/pg-core';
 import { activityStatuses, refundTypes, requestStatuses } from '../../domain/enums.ts';
+import type { Cents } from '../../domain/money.ts';
 import { toolNamesBackend } from '../../domain/tools.ts';
 
 /**
@@ -99,8 +100,10 @@ export const productRequests = pgTable(
     refNo: serial('ref_no').notNull(),
     status: text('status').notNull().default('Pending'),
     contractSigned: boolean('contract_signed').notNull().default(false),
-    totalAmount: doublePrecision('total_amount'),
-    paid: doublePrecision('paid').notNull().default(0),
+    /** The price in cents (domain/money.ts), null until staff set it; the API sends it as dollars (totalAmount). */
+    totalCents: bigint('total_cents', { mode: 'number' }).$type<Cents>(),
+    /** What the deals of the request add up to, in cents; the API sends it as dollars (paid). */
+    paidCents: bigint('paid_cents', { mode: 'number' }).$type<Cents>().notNull().default(sql`0`),
     requestDetails: jsonb('request_details')
       .notNull()
       .default(sql`'{}'::jsonb`),
@@ -142,7 +145,8 @@ export const deals = pgTable(
       .notNull()
       .references(() => users.uid),
     productRequestType: text('product_request_type').notNull(),
-    amount: doublePrecision('amount').notNull(),
+    /** The payment in cents; the API sends it as dollars (amount). */
+    amountCents: bigint('amount_cents', { mode: 'number' }).$type<Cents>().notNull(),
     invoiceUrl: text('invoice_url'),
     /** Recorded by staff: CARD, WIRE, CRYPTO or ELSE. */
     method: text('method'),
@@ -254,8 +258,8 @@ export const refunds = pgTable(
     clientKey: text('client_key'),
     /** requested → approved | declined, decided once by staff (domain/schemas.ts RefundStatus). */
     status: text('status').notNull().default('requested'),
-    /** Approved: the amount returned, in dollars, more than 0 and at most what was paid. */
-    decidedAmount: doublePrecision('decided_amount'),
+    /** Approved: the amount returned, in cents, more than 0 and at most what was paid; the API sends it as dollars (amount). */
+    decidedCents: bigint('decided_cents', { mode: 'number' }).$type<Cents>(),
     /** The staff's note to the client: the reason of a decline, or a word on an approval. */
     decisionNote: text('decision_note'),
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'string' }),

@@ -170,8 +170,8 @@ async function uidOf(db: Db, email: string): Promise<string> {
 
 async function insertBenchRequests(db: Db, uid: string, n: number, withCommandIds: boolean) {
   await db.execute(sql`
-    insert into product_requests (user_id, tool_id, product_request_type, status, total_amount, paid, request_details, client_key)
-    select ${uid}, 'blockchain-analysis', 'BLOCKCHAIN_ANALYSIS', 'In Progress', 1500, 500,
+    insert into product_requests (user_id, tool_id, product_request_type, status, total_cents, paid_cents, request_details, client_key)
+    select ${uid}, 'blockchain-analysis', 'BLOCKCHAIN_ANALYSIS', 'In Progress', 150000, 50000,
            jsonb_build_object('BLOCKCHAIN_ANALYSIS_cryptoNetwork', 'ETH', 'BLOCKCHAIN_ANALYSIS_cryptoWallet', '0x' || md5(g::text),
                               'BLOCKCHAIN_ANALYSIS_cryptoAmount', g, 'BLOCKCHAIN_ANALYSIS_exchangeUsed', 'Binance'),
            CASE WHEN ${withCommandIds} THEN gen_random_uuid()::text END

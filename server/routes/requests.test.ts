@@ -11,6 +11,7 @@ import { createSignedLinks } from '../signed-links.ts';
 import { isUniqueViolation } from './requests.ts';
 import { SyncPage } from '../../domain/sync.ts';
 import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
+import { centsFromDollars, dollarsFromCents } from '../../domain/money.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[requests.test] PostgreSQL run skipped: ${skip}`);
@@ -241,7 +242,7 @@ describe('requests, refunds, final files, live details and billing', () => {
       expect(refused.json()).toEqual({ error: { code: 'NOT_FULLY_PAID', message: 'This product request has not fully paid.' } });
       expect(texts.notFullyPaid).toBe('This product request has not fully paid.');
 
-      await t.services.db.update(productRequests).set({ paid: defined(bd.totalAmount, 'a total') }).where(eq(productRequests.id, bd.id));
+      await t.services.db.update(productRequests).set({ paidCents: centsFromDollars(defined(bd.totalAmount, 'a total')) }).where(eq(productRequests.id, bd.id));
       const res = await get(`/api/bank-dispute/${bd.id}/file`);
       expect(res.statusCode).toBe(200);
       const link: string = res.json().data;
@@ -368,7 +369,7 @@ describe('requests, refunds, final files, live details and billing', () => {
     const [dealRow] = await t.services.db.select().from(deals).where(eq(deals.userId, a.uid)).limit(1);
     const group = (await get('/api/user/product-requests')).json().data.find((g: Group) => g.productRequestType === dealRow.productRequestType);
     const deal = group.deals.find((d: { id: string }) => d.id === dealRow.id);
-    expect(deal).toMatchObject({ requestId: dealRow.requestId, amount: dealRow.amount, Created_Time: new Date(dealRow.createdAt).toISOString() });
+    expect(deal).toMatchObject({ requestId: dealRow.requestId, amount: dollarsFromCents(dealRow.amountCents), Created_Time: new Date(dealRow.createdAt).toISOString() });
     const res = await t.app.inject({ url: deal.invoice });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="INV-\d+\.pdf"/);
@@ -399,7 +400,7 @@ describe.each(backends())('refund decisions as the client sees them (%s)', (back
   const refundableRequest = async (user: TestUser) => {
     const [row] = await t.services.db
       .insert(productRequests)
-      .values({ userId: user.uid, toolId: 'bank-dispute', productRequestType: 'BANK_DISPUTE', status: 'In Progress', totalAmount: 500, paid: 200 })
+      .values({ userId: user.uid, toolId: 'bank-dispute', productRequestType: 'BANK_DISPUTE', status: 'In Progress', totalCents: centsFromDollars(500), paidCents: centsFromDollars(200) })
       .returning();
     return row.id;
   };
@@ -451,7 +452,7 @@ describe.each(backends())('refund decisions as the client sees them (%s)', (back
     const second = await ask(a, id);
     expect(second.statusCode, second.body).toBe(201);
     expect(second.json().data).toMatchObject({ status: 'requested', amount: null, note: null, decidedAt: null });
-    await t.services.db.update(refunds).set({ status: 'approved', decidedAmount: 150, decidedAt: new Date().toISOString() }).where(eq(refunds.id, second.json().data.id));
+    await t.services.db.update(refunds).set({ status: 'approved', decidedCents: centsFromDollars(150), decidedAt: new Date().toISOString() }).where(eq(refunds.id, second.json().data.id));
     expect((await ask(a, id)).statusCode).toBe(201);
     expect(await refundRows(id)).toHaveLength(3);
   });
@@ -464,7 +465,7 @@ describe.each(backends())('refund decisions as the client sees them (%s)', (back
     const decidedAt = new Date().toISOString();
     await t.services.db
       .update(refunds)
-      .set({ status: 'approved', decidedAmount: 120.5, decisionNote: 'Refunded to your card.', decidedAt, decidedBy: b.uid })
+      .set({ status: 'approved', decidedCents: centsFromDollars(120.5), decisionNote: 'Refunded to your card.', decidedAt, decidedBy: b.uid })
       .where(eq(refunds.id, older.id));
 
     const list = await get('/api/refund', u);

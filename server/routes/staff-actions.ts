@@ -3,8 +3,9 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RequestStatus } from '../../domain/enums.ts';
-import { formatMoney } from '../../domain/format.ts';
+import { formatCents } from '../../domain/format.ts';
 import { allowedActions, blockedReason, findTransition, type LifecycleState, nextStatuses, type TransitionAction } from '../../domain/lifecycle.ts';
+import { type Cents, cents, centsFromDollars, dollarsFromCents, dollarsOrNull } from '../../domain/money.ts';
 import { envelope } from '../../domain/schemas.ts';
 import {
   ApprovalBody,
@@ -24,9 +25,9 @@ import type { Db } from '../db/client.ts';
 import { deals, files, productRequests, userPresence, users } from '../db/schema.ts';
 import { conflict, HttpError, notFound } from '../errors.ts';
 import { renderInvoicePdf } from '../invoices.ts';
-import { clientName, isFullyPaid, toStaffClient, toStaffDeal, toStaffRequest } from '../serialize.ts';
+import { clientName, isFullyPaid, leftToPayCents, toStaffClient, toStaffDeal, toStaffRequest } from '../serialize.ts';
 import { createSignedLinks } from '../signed-links.ts';
-import { type Actor, actorOf, lockRequest, notifyUser, type RequestRow, toCents, toDollars, validation } from '../staff-writes.ts';
+import { type Actor, actorOf, lockRequest, notifyUser, type RequestRow, validation } from '../staff-writes.ts';
 import { settleInTransaction } from '../plugins/idempotency.ts';
 import { UploadedFile } from '../plugins/uploads.ts';
 import { formatBytes, type StoredFile } from '../storage.ts';
@@ -240,12 +241,12 @@ async function lockUser(tx: Db, uid: string): Promise<LockedUser> {
   return { ...found.user, presence: found.presence };
 }
 
-function lifecycleState(row: RequestRow, paidCents = toCents(row.paid)): LifecycleState {
+function lifecycleState(row: RequestRow, paidCents = row.paidCents): LifecycleState {
   return {
     status: row.status as RequestStatus,
     hasFinalFile: row.finalFileId !== null,
     contractSigned: row.contractSigned,
-    leftToPay: row.totalAmount === null ? null : toDollars(Math.max(0, toCents(row.totalAmount) - paidCents)),
+    leftToPay: dollarsOrNull(leftToPayCents({ totalCents: row.totalCents, paidCents })),
   };
 }
 
@@ -322,8 +323,8 @@ function transitionChange(action: TransitionAction, row: RequestRow, body: Trans
       if (body.totalAmount === undefined) throw validation('totalAmount: the price is required to move a request to Waiting for actions');
       const contractSigned = body.contractSigned ?? false;
       return {
-        set: { totalAmount: body.totalAmount, contractSigned },
-        before: { totalAmount: row.totalAmount, contractSigned: row.contractSigned },
+        set: { totalCents: centsFromDollars(body.totalAmount), contractSigned },
+        before: { totalAmount: dollarsOrNull(row.totalCents), contractSigned: row.contractSigned },
         after: { totalAmount: body.totalAmount, contractSigned },
       };
     }
@@ -346,7 +347,7 @@ function transitionMessage(action: TransitionAction, row: RequestRow): string {
   const request = requestName(row, toolHeader(row));
   switch (action) {
     case 'price':
-      return `Your ${request} has been priced at ${formatMoney(row.totalAmount)}. You can pay it now; the work can start before full payment.`;
+      return `Your ${request} has been priced at ${formatCents(row.totalCents)}. You can pay it now; the work can start before full payment.`;
     case 'start':
       return `Work has started on your ${request}.`;
     case 'complete':
@@ -386,12 +387,12 @@ async function markContractSigned(tx: Db, row: RequestRow, version: number, acto
 // ---- payments ----
 
 /** What the deals of a request add up to, in cents: the one source of `paid`. */
-async function paidCentsOf(tx: Db, requestId: string): Promise<number> {
+async function paidCentsOf(tx: Db, requestId: string): Promise<Cents> {
   const [row] = await tx
-    .select({ cents: sql<string>`coalesce(sum(round(${deals.amount}::numeric * 100)), 0)::text` })
+    .select({ cents: sql<string>`coalesce(sum(${deals.amountCents}), 0)::text` })
     .from(deals)
     .where(eq(deals.requestId, requestId));
-  return Number(row.cents);
+  return cents(Number(row.cents));
 }
 
 /** One sequence, so two payments recorded at once never share a number (gaps after a rollback are fine). */
@@ -409,21 +410,21 @@ async function recordPayment(tx: Db, row: RequestRow, body: PaymentBody, actor: 
   const state = lifecycleState(row, paidBefore);
   const blocked = blockedReason('payment', state);
   // blockedReason refuses a payment on an unpriced request; the second test tells TypeScript so.
-  if (blocked || row.totalAmount === null) throw notAllowed('ACTION_NOT_ALLOWED', blocked ?? 'Nothing is left to pay on this request.', state);
-  const amount = toCents(body.amount);
-  const total = toCents(row.totalAmount);
-  const leftBefore = total - paidBefore;
-  if (amount > leftBefore) throw validation(`amount: ${formatMoney(toDollars(amount))} is more than the ${formatMoney(toDollars(leftBefore))} left to pay`);
+  if (blocked || row.totalCents === null) throw notAllowed('ACTION_NOT_ALLOWED', blocked ?? 'Nothing is left to pay on this request.', state);
+  const amount = centsFromDollars(body.amount);
+  const total = row.totalCents;
+  const leftBefore = cents(total - paidBefore);
+  if (amount > leftBefore) throw validation(`amount: ${formatCents(amount)} is more than the ${formatCents(leftBefore)} left to pay`);
 
   const invoiceNumber = await nextInvoiceNumber(tx);
-  const invoiceFileId = await storeInvoice(tx, row, { invoiceNumber, amount, total, paidToDate: paidBefore + amount, body }, save);
+  const invoiceFileId = await storeInvoice(tx, row, { invoiceNumber, amount, total, paidToDate: cents(paidBefore + amount), body }, save);
   const [deal] = await tx
     .insert(deals)
     .values({
       requestId: row.id,
       userId: row.userId,
       productRequestType: row.productRequestType,
-      amount: toDollars(amount),
+      amountCents: amount,
       invoiceUrl: invoiceFileId,
       method: body.method,
       reference: body.reference || null,
@@ -435,7 +436,7 @@ async function recordPayment(tx: Db, row: RequestRow, body: PaymentBody, actor: 
   const paidAfter = await paidCentsOf(tx, row.id);
   const [updated] = await tx
     .update(productRequests)
-    .set({ paid: toDollars(paidAfter), version: row.version + 1 })
+    .set({ paidCents: paidAfter, version: row.version + 1 })
     .where(eq(productRequests.id, row.id))
     .returning();
   await writeAudit(tx, {
@@ -445,19 +446,26 @@ async function recordPayment(tx: Db, row: RequestRow, body: PaymentBody, actor: 
     entityId: deal.id,
     subjectUid: row.userId,
     requestId: row.id,
-    before: { paid: toDollars(paidBefore), leftToPay: toDollars(leftBefore) },
-    after: { paid: toDollars(paidAfter), leftToPay: toDollars(total - paidAfter), dealId: deal.id, invoiceNumber, amount: deal.amount, method: body.method },
+    // The history keeps the wire's dollars, as every audit entry shows amounts.
+    before: { paid: dollarsFromCents(paidBefore), leftToPay: dollarsFromCents(leftBefore) },
+    after: {
+      paid: dollarsFromCents(paidAfter),
+      leftToPay: dollarsFromCents(cents(total - paidAfter)),
+      dealId: deal.id,
+      invoiceNumber,
+      amount: dollarsFromCents(deal.amountCents),
+      method: body.method,
+    },
   });
-  await notifyUser(tx, row.userId, paymentMessage(updated, deal.amount, invoiceNumber, paidAfter >= total));
+  await notifyUser(tx, row.userId, paymentMessage(updated, deal.amountCents, invoiceNumber, paidAfter >= total));
   return { request: updated, deal };
 }
 
 interface InvoiceFacts {
   invoiceNumber: string;
-  /** Cents, like the totals below. */
-  amount: number;
-  total: number;
-  paidToDate: number;
+  amount: Cents;
+  total: Cents;
+  paidToDate: Cents;
   body: PaymentBody;
 }
 
@@ -470,13 +478,13 @@ async function storeInvoice(tx: Db, row: RequestRow, facts: InvoiceFacts, save: 
     client: { name: clientName(client), email: client.email },
     service: toolHeader(row),
     requestId: row.id,
-    amount: toDollars(facts.amount),
+    amount: facts.amount,
     paidAt: facts.body.paidAt,
     method: paymentMethodLabel[facts.body.method],
     reference: facts.body.reference,
-    total: toDollars(facts.total),
-    paidToDate: toDollars(facts.paidToDate),
-    leftToPay: toDollars(facts.total - facts.paidToDate),
+    total: facts.total,
+    paidToDate: facts.paidToDate,
+    leftToPay: cents(facts.total - facts.paidToDate),
   });
   const name = `${facts.invoiceNumber}.pdf`;
   const stored = await save(pdf, name);
@@ -496,9 +504,9 @@ async function storeInvoice(tx: Db, row: RequestRow, facts: InvoiceFacts, save: 
   return file.id;
 }
 
-function paymentMessage(row: RequestRow, amount: number, invoiceNumber: string, paidInFull: boolean): string {
+function paymentMessage(row: RequestRow, amount: Cents, invoiceNumber: string, paidInFull: boolean): string {
   const request = requestName(row, toolHeader(row));
-  const received = `We received your payment of ${formatMoney(amount)} for your ${request}. Invoice ${invoiceNumber} is in Settings → Billings.`;
+  const received = `We received your payment of ${formatCents(amount)} for your ${request}. Invoice ${invoiceNumber} is in Settings → Billings.`;
   return paidInFull ? `${received} It is now paid in full.` : received;
 }
 

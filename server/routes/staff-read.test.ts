@@ -9,6 +9,7 @@ import { writeAudit } from '../audit.ts';
 import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, staffWatches, users } from '../db/schema.ts';
 import { minimalPdf } from '../seed-data.ts';
 import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
+import { centsFromDollars } from '../../domain/money.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[staff-read.test] PostgreSQL run skipped: ${skip}`);
@@ -91,11 +92,11 @@ describe.each(backends())('staff reads (%s)', (backend) => {
     for (let i = 0; i < PENDING; i++) pending.push(request(i % 4 === 0 ? bob.uid : ada.uid, 'Pending', microsAfterBase(i % 3 === 1 ? i - 1 : i)));
     await t.services.db.insert(productRequests).values([
       ...pending,
-      request(bob.uid, 'Waiting for actions', '2025-02-01T00:00:00Z', { id: ids.awaiting, totalAmount: 500 }),
-      request(ada.uid, 'Waiting for actions', '2025-02-02T00:00:00Z', { totalAmount: 300, paid: 100, contractSigned: true }),
-      request(ada.uid, 'In Progress', '2025-03-01T00:00:00Z', { totalAmount: 300, paid: 300 }),
-      request(ada.uid, 'Done', '2025-04-02T00:00:00Z', { id: ids.done, totalAmount: 500, paid: 500, contractSigned: true }),
-      request(carol.uid, 'Done', '2025-04-01T00:00:00Z', { id: ids.carolDone, totalAmount: 200, paid: 200 }),
+      request(bob.uid, 'Waiting for actions', '2025-02-01T00:00:00Z', { id: ids.awaiting, totalCents: centsFromDollars(500) }),
+      request(ada.uid, 'Waiting for actions', '2025-02-02T00:00:00Z', { totalCents: centsFromDollars(300), paidCents: centsFromDollars(100), contractSigned: true }),
+      request(ada.uid, 'In Progress', '2025-03-01T00:00:00Z', { totalCents: centsFromDollars(300), paidCents: centsFromDollars(300) }),
+      request(ada.uid, 'Done', '2025-04-02T00:00:00Z', { id: ids.done, totalCents: centsFromDollars(500), paidCents: centsFromDollars(500), contractSigned: true }),
+      request(carol.uid, 'Done', '2025-04-01T00:00:00Z', { id: ids.carolDone, totalCents: centsFromDollars(200), paidCents: centsFromDollars(200) }),
       request(ada.uid, 'Rejected', '2025-05-01T00:00:00Z', { rejectionReason: 'Out of scope' }),
     ]);
     await insertThreadsAndRefunds();
@@ -124,7 +125,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
       { userId: bob.uid, subject: 'Closed', message: 'Bye', status: 'closed', awaitingSince: null },
     ]);
     for (let i = 0; i < REFUNDS; i++) {
-      refundRequests.push(request(i % 2 ? bob.uid : carol.uid, 'Rejected', '2025-06-15T00:00:00Z', { totalAmount: 1000, paid: 100 * (i + 1) }));
+      refundRequests.push(request(i % 2 ? bob.uid : carol.uid, 'Rejected', '2025-06-15T00:00:00Z', { totalCents: centsFromDollars(1000), paidCents: centsFromDollars(100 * (i + 1)) }));
     }
     await db.insert(productRequests).values(refundRequests);
     for (const [i, r] of refundRequests.entries()) {
@@ -141,7 +142,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
     const decided = { userId: carol.uid, requestId: refundRequests[0].id, tool: TOOL.ToolNameBackend, refundRequestType: 'PARTIAL', reason: 'Earlier', createdAt: '2025-01-01T00:00:00Z' };
     await db.insert(refunds).values([
       ...undecided,
-      { ...decided, status: 'approved', decidedAmount: 50 },
+      { ...decided, status: 'approved', decidedCents: centsFromDollars(50) },
       { ...decided, status: 'declined', decisionNote: 'No' },
     ]);
   }
@@ -389,7 +390,7 @@ describe.each(backends())('staff reads (%s)', (backend) => {
         { id: evidenceId, userId: ada.uid, kind: 'attachment', requestId: adaRequest.id, field: 'screenshots', originalName: 'chat.txt', ...stored },
         { id: generalId, userId: ada.uid, kind: 'general', originalName: 'statement.txt', ...general },
       ]);
-      await db.insert(deals).values({ requestId: ids.done, userId: ada.uid, productRequestType: TOOL.ToolNameBackend, amount: 500, method: 'WIRE', reference: 'REF-1', paidAt: '2025-04-03' });
+      await db.insert(deals).values({ requestId: ids.done, userId: ada.uid, productRequestType: TOOL.ToolNameBackend, amountCents: centsFromDollars(500), method: 'WIRE', reference: 'REF-1', paidAt: '2025-04-03' });
       await db.insert(refunds).values({ requestId: ids.done, userId: ada.uid, tool: TOOL.ToolNameBackend, refundRequestType: 'FULL', reason: 'Changed my mind' });
       const [call] = await db.insert(contactRequests).values({ userId: ada.uid, subject: 'Call me', message: 'Please call after 6pm', createdAt: '2025-04-01T00:00:00Z' }).returning();
       await db.insert(contactRequests).values({ userId: ada.uid, subject: 'Call me again', message: 'Still waiting', createdAt: '2025-04-02T00:00:00Z' });

@@ -16,12 +16,13 @@ import {
   type QueueTab,
   type RequestTab,
 } from '../../domain/staff.ts';
+import { dollarsFromCents, dollarsOrNull } from '../../domain/money.ts';
 import { queueTabs } from '../../domain/queue-tabs.ts';
 import { envelope } from '../../domain/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { contactRequests, files, productRequests, refunds, users } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
-import { clientName, leftToPay } from '../serialize.ts';
+import { clientName, leftToPayCents } from '../serialize.ts';
 import { clientFile, isAwaitingReply, isLead, isUndecidedRefund, queueCounts, requestFile } from '../staff-files.ts';
 import { createSignedLinks } from '../signed-links.ts';
 import { UUID, sendStoredFile } from '../storage.ts';
@@ -253,8 +254,8 @@ async function requestRows(db: Db, tab: RequestTab, { q, cursor, limit }: PageAr
       productRequestType: r.productRequestType,
       status: r.status,
       createdAt: r.createdAt,
-      totalAmount: r.totalAmount,
-      paid: r.paid,
+      totalCents: r.totalCents,
+      paidCents: r.paidCents,
       at: microsOf(r.createdAt),
       uid: users.uid,
       email: users.email,
@@ -277,9 +278,9 @@ async function requestRows(db: Db, tab: RequestTab, { q, cursor, limit }: PageAr
       productRequestType: row.productRequestType as QueueRequest['productRequestType'],
       status: row.status as QueueRequest['status'],
       createdAt: iso(row.createdAt),
-      totalAmount: row.totalAmount,
-      paid: row.paid,
-      leftToPay: leftToPay(row),
+      totalAmount: dollarsOrNull(row.totalCents),
+      paid: dollarsFromCents(row.paidCents),
+      leftToPay: dollarsOrNull(leftToPayCents(row)),
       client: { uid: row.uid, email: row.email, name: clientName(row) },
     }),
     (row) => ({ at: row.at, id: row.id }),
@@ -326,7 +327,7 @@ async function refundRows(db: Db, { q, cursor, limit }: PageArgs) {
       refundRequestType: f.refundRequestType,
       reason: f.reason,
       createdAt: f.createdAt,
-      paid: productRequests.paid,
+      paidCents: productRequests.paidCents,
       at: microsOf(f.createdAt),
       uid: users.uid,
       email: users.email,
@@ -351,7 +352,7 @@ async function refundRows(db: Db, { q, cursor, limit }: PageArgs) {
       refundRequestType: row.refundRequestType as QueueRefund['refundRequestType'],
       reason: row.reason,
       createdAt: iso(row.createdAt),
-      paid: row.paid,
+      paid: dollarsFromCents(row.paidCents),
       client: { uid: row.uid, email: row.email, name: clientName(row) },
     }),
     (row) => ({ at: row.at, id: row.id }),

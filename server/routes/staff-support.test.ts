@@ -7,6 +7,7 @@ import { SyncPage } from '../../domain/sync.ts';
 import { toolByBackendName } from '../../domain/tools.ts';
 import { auditLog, contactRequests, notifications, productRequests, refunds, staffNotes } from '../db/schema.ts';
 import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
+import { centsFromDollars } from '../../domain/money.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[staff-support.test] PostgreSQL run skipped: ${skip}`);
@@ -84,7 +85,7 @@ describe.each(backends())('staff support writes (%s)', (backend) => {
   async function paidRequest(paid: number, user: TestUser = client): Promise<RequestRow> {
     const [row] = await t.services.db
       .insert(productRequests)
-      .values({ userId: user.uid, toolId: TOOL.id, productRequestType: TOOL.ToolNameBackend, status: 'Done', totalAmount: Math.max(paid, 100), paid })
+      .values({ userId: user.uid, toolId: TOOL.id, productRequestType: TOOL.ToolNameBackend, status: 'Done', totalCents: centsFromDollars(Math.max(paid, 100)), paidCents: centsFromDollars(paid) })
       .returning();
     return row;
   }
@@ -302,7 +303,7 @@ describe.each(backends())('staff support writes (%s)', (backend) => {
       expect(res.statusCode).toBe(400);
       expect(res.json().error.code).toBe('VALIDATION_FAILED');
       expect(res.json().error.message).toMatch(/^amount: \$300\.01 is more than .*\$300\.00/);
-      expect(await refundRow(refund.id)).toMatchObject({ status: 'requested', decidedAmount: null, decidedAt: null, decidedBy: null, version: 1 });
+      expect(await refundRow(refund.id)).toMatchObject({ status: 'requested', decidedCents: null, decidedAt: null, decidedBy: null, version: 1 });
       expect(await auditCount(refund.id)).toBe(0);
       expect(await clientNotifications()).toEqual(notificationsBefore);
       // Exactly what was paid is fine.

@@ -2,7 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { formatMoney } from '../../domain/format.ts';
+import { formatCents } from '../../domain/format.ts';
+import { type Cents, cents, centsFromDollars, dollarsOrNull } from '../../domain/money.ts';
 import { envelope, ReplyBody } from '../../domain/schemas.ts';
 import { NoteBody, RefundDecisionBody, StaffNote, StaffRefund, StaffThread, ThreadStatusBody } from '../../domain/staff.ts';
 import { requestName, toolByBackendName } from '../../domain/tools.ts';
@@ -14,7 +15,7 @@ import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransact
 import { toStaffNote } from '../serialize-messages.ts';
 import { toStaffRefund } from '../serialize.ts';
 import { staffThread } from '../staff-files.ts';
-import { type Actor, actorOf, lockRequest, notifyUser, toCents, toDollars, validation } from '../staff-writes.ts';
+import { type Actor, actorOf, lockRequest, notifyUser, validation } from '../staff-writes.ts';
 import { UUID } from '../storage.ts';
 
 type ThreadRow = typeof contactRequests.$inferSelect;
@@ -229,12 +230,12 @@ function excerpt(text: string): string {
  * Decides a refund once. Checked in this order: already decided (whatever the version, the clearest
  * answer), then the version, then the amount.
  */
-async function decideRefund(tx: Db, refund: RefundRow, request: RequestRow, body: RefundDecisionBody, actor: Actor): Promise<{ refund: RefundRow; paid: number }> {
+async function decideRefund(tx: Db, refund: RefundRow, request: RequestRow, body: RefundDecisionBody, actor: Actor): Promise<{ refund: RefundRow; paid: Cents }> {
   if (refund.status !== 'requested') {
-    throw conflict('REFUND_DECIDED', `This refund was already ${refund.status}.`, { current: toStaffRefund(refund, request.paid) });
+    throw conflict('REFUND_DECIDED', `This refund was already ${refund.status}.`, { current: toStaffRefund(refund, request.paidCents) });
   }
   if (body.version !== refund.version) {
-    throw conflict('VERSION_CONFLICT', 'Someone else changed this refund since you opened it. Look at it again, then retry.', { current: toStaffRefund(refund, request.paid) });
+    throw conflict('VERSION_CONFLICT', 'Someone else changed this refund since you opened it. Look at it again, then retry.', { current: toStaffRefund(refund, request.paidCents) });
   }
   const approved = body.decision === 'approve';
   const amount = approved ? await approvedAmount(tx, refund, request, body.amount) : null;
@@ -242,7 +243,7 @@ async function decideRefund(tx: Db, refund: RefundRow, request: RequestRow, body
     .update(refunds)
     .set({
       status: approved ? 'approved' : 'declined',
-      decidedAmount: amount,
+      decidedCents: amount,
       decisionNote: body.note ?? null,
       decidedAt: sql`now()`,
       decidedBy: actor.uid,
@@ -258,42 +259,43 @@ async function decideRefund(tx: Db, refund: RefundRow, request: RequestRow, body
     subjectUid: refund.userId,
     requestId: refund.requestId,
     before: { status: refund.status },
-    after: { status: updated.status, amount: updated.decidedAmount, note: updated.decisionNote },
+    // The history keeps the wire's dollars, as every audit entry shows amounts.
+    after: { status: updated.status, amount: dollarsOrNull(updated.decidedCents), note: updated.decisionNote },
   });
   await notifyUser(tx, refund.userId, refundMessage(updated, request));
-  return { refund: updated, paid: request.paid };
+  return { refund: updated, paid: request.paidCents };
 }
 
 /**
- * The amount an approval returns, in dollars: more than 0 (the schema), at most what was paid less
- * what earlier approved refunds of the request already return, and for a FULL refund exactly that.
+ * The amount an approval returns (the body's dollars, two decimals by the schema): more than 0, at most what was
+ * paid less what earlier approved refunds of the request already return, and for a FULL refund exactly that.
  */
-async function approvedAmount(tx: Db, refund: RefundRow, request: RequestRow, amount: number): Promise<number> {
-  const paid = toCents(request.paid);
+async function approvedAmount(tx: Db, refund: RefundRow, request: RequestRow, dollars: number): Promise<Cents> {
+  const paid = request.paidCents;
   if (paid === 0) throw validation('amount: nothing was paid on this request, so nothing can be returned. Decline the refund instead.');
   const refunded = await refundedCentsOf(tx, request.id);
-  const left = paid - refunded;
-  const paidText = refunded > 0 ? `${formatMoney(toDollars(left))} (${formatMoney(toDollars(paid))} paid, ${formatMoney(toDollars(refunded))} already refunded)` : formatMoney(toDollars(paid));
-  if (left <= 0) throw validation(`amount: everything paid on this request was already refunded (${formatMoney(toDollars(refunded))}). Decline the refund instead.`);
-  const cents = toCents(amount);
-  if (refund.refundRequestType === 'FULL' && cents !== left) throw validation(`amount: A full refund returns everything paid: ${paidText}`);
-  if (cents > left) throw validation(`amount: ${formatMoney(amount)} is more than what can be returned: ${paidText}`);
-  return toDollars(cents);
+  const left = cents(paid - refunded);
+  const paidText = refunded > 0 ? `${formatCents(left)} (${formatCents(paid)} paid, ${formatCents(refunded)} already refunded)` : formatCents(paid);
+  if (left <= 0) throw validation(`amount: everything paid on this request was already refunded (${formatCents(refunded)}). Decline the refund instead.`);
+  const amount = centsFromDollars(dollars);
+  if (refund.refundRequestType === 'FULL' && amount !== left) throw validation(`amount: A full refund returns everything paid: ${paidText}`);
+  if (amount > left) throw validation(`amount: ${formatCents(amount)} is more than what can be returned: ${paidText}`);
+  return amount;
 }
 
-/** What the approved refunds of a request return, in cents. */
-async function refundedCentsOf(tx: Db, requestId: string): Promise<number> {
+/** What the approved refunds of a request return. */
+async function refundedCentsOf(tx: Db, requestId: string): Promise<Cents> {
   const [row] = await tx
-    .select({ cents: sql<string>`coalesce(sum(round(${refunds.decidedAmount}::numeric * 100)), 0)::text` })
+    .select({ cents: sql<string>`coalesce(sum(${refunds.decidedCents}), 0)::text` })
     .from(refunds)
     .where(and(eq(refunds.requestId, requestId), eq(refunds.status, 'approved')));
-  return Number(row.cents);
+  return cents(Number(row.cents));
 }
 
 function refundMessage(row: RefundRow, request: RequestRow): string {
   const name = requestName(request, toolByBackendName(row.tool)?.header ?? row.tool);
   return row.status === 'approved'
-    ? `Your refund request for your ${name} was approved: ${formatMoney(row.decidedAmount)} will be returned.`
+    ? `Your refund request for your ${name} was approved: ${formatCents(row.decidedCents)} will be returned.`
     : `Your refund request for your ${name} was declined: ${row.decisionNote ?? ''}`;
 }
 

@@ -5,6 +5,7 @@ import { LooseSyncPage, SyncPage, readSyncPage } from '../../domain/sync.ts';
 import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, staffWatches, users } from '../db/schema.ts';
 import { backends, createTestApp, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
 import { nextChanges } from './sync.ts';
+import { centsFromDollars } from '../../domain/money.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[sync.test] PostgreSQL run skipped: ${skip}`);
@@ -66,10 +67,10 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
     for (let i = 0; i < n; i++) {
       const [req] = await t.services.db
         .insert(productRequests)
-        .values({ userId: uid, toolId: 'funds-tracking', productRequestType: TOOL, totalAmount: 100, requestDetails: { n: i } })
+        .values({ userId: uid, toolId: 'funds-tracking', productRequestType: TOOL, totalCents: centsFromDollars(100), requestDetails: { n: i } })
         .returning();
       out.requests.push(req.id);
-      const [deal] = await t.services.db.insert(deals).values({ requestId: req.id, userId: uid, productRequestType: TOOL, amount: 50 }).returning();
+      const [deal] = await t.services.db.insert(deals).values({ requestId: req.id, userId: uid, productRequestType: TOOL, amountCents: centsFromDollars(50) }).returning();
       out.deals.push(deal.id);
       const [refund] = await t.services.db
         .insert(refunds)
@@ -251,7 +252,7 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
     await t.services.db.update(contactRequests).set({ status: 'closed', awaitingSince: null }).where(eq(contactRequests.id, seeded.contacts[0]));
     await t.services.db
       .update(refunds)
-      .set({ status: 'approved', decidedAmount: 40, decisionNote: 'Half of it.', decidedAt: new Date().toISOString(), decidedBy: 'staff-uid' })
+      .set({ status: 'approved', decidedCents: centsFromDollars(40), decisionNote: 'Half of it.', decidedAt: new Date().toISOString(), decidedBy: 'staff-uid' })
       .where(eq(refunds.id, seeded.refunds[0]));
     const { res, page: next } = await pull(u, page.cursor);
     expect(next.contactRequests).toEqual([expect.objectContaining({ id: seeded.contacts[0], status: 'closed' })]);
@@ -346,7 +347,7 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
   it('a status written without an audit row (the demo seed) still ends the history, as of the row’s last change', async () => {
     const u = await t.user();
     const { page: start } = await pull(u);
-    const [req] = await t.services.db.insert(productRequests).values({ userId: u.uid, toolId: 'x', productRequestType: TOOL, status: 'Done', totalAmount: 10 }).returning();
+    const [req] = await t.services.db.insert(productRequests).values({ userId: u.uid, toolId: 'x', productRequestType: TOOL, status: 'Done', totalCents: centsFromDollars(10) }).returning();
     const { page } = await pull(u, start.cursor);
     expect(page.requests[0].statusHistory).toEqual([
       { status: 'Pending', at: new Date(req.createdAt).toISOString() },
@@ -420,7 +421,7 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
       .insert(files)
       .values({ userId: u.uid, kind: 'invoice', originalName: 'i.pdf', storedName: 'i', contentType: 'application/pdf', size: 1, sha256: 'h' })
       .returning();
-    await t.services.db.insert(deals).values({ requestId: req.id, userId: u.uid, productRequestType: TOOL, amount: 10, invoiceUrl: inv.id });
+    await t.services.db.insert(deals).values({ requestId: req.id, userId: u.uid, productRequestType: TOOL, amountCents: centsFromDollars(10), invoiceUrl: inv.id });
     const { page } = await pull(u, start.cursor);
     expect(page.deals).toHaveLength(1);
     expect(page.deals[0].invoice).toMatch(new RegExp(`^/api/download/${inv.id}\\.\\d+\\.[A-Za-z0-9_-]{43}$`));

@@ -15,6 +15,7 @@ import { loadIpLookup } from '../tracking/ip-lookup.ts';
 import { recordVisit } from '../tracking/record-visit.ts';
 import { deleteExpiredVisits } from '../tracking/retention.ts';
 import { NOT_FOUND_PAGE, NEUTRAL_PAGE } from './tracking.ts';
+import { centsFromDollars } from '../../domain/money.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[tracking.test] PostgreSQL run skipped: ${skip}`);
@@ -44,7 +45,7 @@ describe.each(backends())('Track Master tracking links (%s)', (backend) => {
   async function request(values: Partial<typeof productRequests.$inferInsert> = {}): Promise<RequestRow> {
     const [row] = await t.services.db
       .insert(productRequests)
-      .values({ userId: client.uid, toolId: 'track-master', productRequestType: 'TRACK_MASTER', status: 'In Progress', totalAmount: 400, paid: 100, ...values })
+      .values({ userId: client.uid, toolId: 'track-master', productRequestType: 'TRACK_MASTER', status: 'In Progress', totalCents: centsFromDollars(400), paidCents: centsFromDollars(100), ...values })
       .returning();
     return row;
   }
@@ -371,7 +372,7 @@ describe.each(backends())('Track Master tracking links (%s)', (backend) => {
     });
 
     it('link-preview fetches (WhatsApp, Telegram, Facebook, iMessage) are marked and counted apart, not as visits', async () => {
-      const row = await request({ totalAmount: 400, paid: 100 });
+      const row = await request({ totalCents: centsFromDollars(400), paidCents: centsFromDollars(100) });
       const link = await newLink(null, row);
       const previews = {
         WhatsApp: 'WhatsApp/2.23.20.0 A',
@@ -391,7 +392,7 @@ describe.each(backends())('Track Master tracking links (%s)', (backend) => {
       expect(live.data).toBe(3);
       expect((await get(client, `/api/tools/track-master/requests/${row.id}`)).json().data.visits).toBe(1);
       // Paid in full: every visit, previews marked.
-      await t.services.db.update(productRequests).set({ paid: 400 }).where(eq(productRequests.id, row.id));
+      await t.services.db.update(productRequests).set({ paidCents: centsFromDollars(400) }).where(eq(productRequests.id, row.id));
       const paid = LiveDetails.parse((await get(client, `/api/tools/track-master/requests/${row.id}/live-details`)).json().data);
       expect(Array.isArray(paid.data) && paid.data.map((v) => v.preview ?? 'person').sort()).toEqual(['Facebook', 'Telegram', 'WhatsApp', 'iMessage', 'person']);
     });
@@ -446,7 +447,7 @@ describe.each(backends())('Track Master tracking links (%s)', (backend) => {
 
   describe('reading links and visits', () => {
     it('a client never sees another client\'s links or visits', async () => {
-      const row = await request({ totalAmount: 100, paid: 100 });
+      const row = await request({ totalCents: centsFromDollars(100), paidCents: centsFromDollars(100) });
       const link = await newLink(null, row);
       await open(link.slug, { ip: '102.89.34.24' });
 

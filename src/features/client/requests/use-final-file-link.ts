@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
 import { texts } from '../../../../domain/texts.ts';
+import { centsFromDollars } from '../../../../domain/money.ts';
 import { apiGet } from '../../../lib/api.ts';
 import { ApiError, NetworkError } from '../../../lib/api-errors.ts';
 import type { LocalRequest, PortalDb } from '../../../lib/db.ts';
@@ -32,7 +33,7 @@ const linkKey = (requestId: string) => `finalFileLink:${requestId}`;
 export function isPaidInFull(request: Pick<LocalRequest, 'totalAmount' | 'paid' | 'leftToPay'>): boolean {
   if (request.totalAmount === null) return false;
   if (request.leftToPay !== null) return request.leftToPay <= 0;
-  return Math.round(request.totalAmount * 100) - Math.round(request.paid * 100) <= 0;
+  return centsFromDollars(request.totalAmount) - centsFromDollars(request.paid) <= 0;
 }
 
 /** The last link of a request whose file the service worker saved: offline, it still opens that copy. */

@@ -2,6 +2,7 @@ import { Button, Field, Input, InputGroup, NativeSelect, SimpleGrid, Stack } fro
 import { type FormEvent, useRef, useState } from 'react';
 import { formatMoney } from '../../../../domain/format.ts';
 import { actionLabels } from '../../../../domain/lifecycle.ts';
+import { centsFromDollars } from '../../../../domain/money.ts';
 import { type PaymentMethod, paymentMethodLabel, paymentMethods } from '../../../../domain/staff.ts';
 import { DateEntryInput } from '../../../components/date-entry-input.tsx';
 import { dateEntryError, dateEntryToIso, formatDateEntry } from '../../../lib/date-entry.ts';
@@ -20,7 +21,7 @@ export function validatePayment(values: ReturnType<typeof emptyValues>, leftToPa
   const errors: Errors = {};
   const amount = parseMoney(values.amount, 'Amount');
   if (!amount.ok) errors.amount = amount.error;
-  else if (leftToPay !== null && amount.value > leftToPay + 1e-9) errors.amount = `Amount cannot be more than the ${formatMoney(leftToPay)} left to pay`;
+  else if (leftToPay !== null && centsFromDollars(amount.value) > centsFromDollars(leftToPay)) errors.amount = `Amount cannot be more than the ${formatMoney(leftToPay)} left to pay`;
   if (!values.method) errors.method = 'Method is required';
   const paidAt = dateEntryToIso(values.paidAt);
   if (values.paidAt.trim() === '') errors.paidAt = 'Payment date is required';

@@ -1,6 +1,7 @@
 import { Button, Field, HStack, Input, InputGroup, Stack, Text, Textarea } from '@chakra-ui/react';
 import { type FormEvent, useState } from 'react';
 import { formatMoney } from '../../../../domain/format.ts';
+import { centsFromDollars } from '../../../../domain/money.ts';
 import { StaffRefund } from '../../../../domain/staff.ts';
 import { ConfirmPopup } from '../../../components/confirm-popup.tsx';
 import { apiSend } from '../../../lib/api.ts';
@@ -26,8 +27,11 @@ function refundChanges(before: StaffRefund, after: StaffRefund): string[] {
 export function checkRefundAmount(text: string, refund: Pick<StaffRefund, 'paid' | 'refundRequestType'>): { ok: true; value: number } | { ok: false; error: string } {
   const amount = parseMoney(text, 'Amount');
   if (!amount.ok) return amount;
-  if (amount.value > refund.paid + 1e-9) return { ok: false, error: `Amount cannot be more than the ${formatMoney(refund.paid)} paid` };
-  if (refund.refundRequestType === 'FULL' && Math.abs(amount.value - refund.paid) > 1e-9) {
+  // Whole cents, as the server checks them: equal amounts are equal integers, with no tolerance.
+  const cents = centsFromDollars(amount.value);
+  const paid = centsFromDollars(refund.paid);
+  if (cents > paid) return { ok: false, error: `Amount cannot be more than the ${formatMoney(refund.paid)} paid` };
+  if (refund.refundRequestType === 'FULL' && cents !== paid) {
     return { ok: false, error: `A full refund returns everything paid: ${formatMoney(refund.paid)}` };
   }
   return amount;
