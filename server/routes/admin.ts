@@ -6,7 +6,7 @@ import { envelope, ExistingUserBody, NewUserBody, Profile } from '../../domain/s
 import { writeAudit } from '../audit.ts';
 import { users } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
-import { settleInTransaction } from '../plugins/idempotency.ts';
+import { settleInTransaction } from '../services/command-ids.ts';
 import { toProfile } from '../serialize.ts';
 
 /**

@@ -7,7 +7,7 @@ import { writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
 import { businessSettings } from '../db/schema.ts';
 import { conflict } from '../errors.ts';
-import { settleInTransaction } from '../plugins/idempotency.ts';
+import { settleInTransaction } from '../services/command-ids.ts';
 import { actorOf } from '../staff-writes.ts';
 
 type Row = typeof businessSettings.$inferSelect;

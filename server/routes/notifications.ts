@@ -8,7 +8,7 @@ import { writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
 import { notificationReads, notifications, users } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
-import { settleInTransaction } from '../plugins/idempotency.ts';
+import { settleInTransaction } from '../services/command-ids.ts';
 import { toNotification, toNotificationRead } from '../serialize-messages.ts';
 
 const UserIdParams = z.strictObject({

@@ -28,7 +28,7 @@ import { renderInvoicePdf } from '../invoices.ts';
 import { clientName, isFullyPaid, leftToPayCents, toStaffClient, toStaffDeal, toStaffRequest } from '../serialize.ts';
 import { createSignedLinks } from '../signed-links.ts';
 import { type Actor, actorOf, lockRequest, notifyUser, type RequestRow, validation } from '../staff-writes.ts';
-import { settleInTransaction } from '../plugins/idempotency.ts';
+import { settleInTransaction } from '../services/command-ids.ts';
 import { UploadedFile } from '../plugins/uploads.ts';
 import { formatBytes, type StoredFile } from '../storage.ts';
 

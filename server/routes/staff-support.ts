@@ -11,7 +11,7 @@ import { writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
 import { contactReplies, contactRequests, productRequests, refunds, staffNotes, users } from '../db/schema.ts';
 import { conflict, notFound } from '../errors.ts';
-import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../plugins/idempotency.ts';
+import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../services/command-ids.ts';
 import { toStaffNote } from '../serialize-messages.ts';
 import { toStaffRefund } from '../serialize.ts';
 import { staffThread } from '../staff-files.ts';

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope } from '../../domain/schemas.ts';
 import { NewTrackingLinkBody, StaffTrackingLink, TrackingLinkPatch } from '../../domain/tracking.ts';
-import { clientKeyOf, settleInTransaction } from '../plugins/idempotency.ts';
+import { clientKeyOf, settleInTransaction } from '../services/command-ids.ts';
 import { actorOf, lockRequest } from '../staff-writes.ts';
 import { createTrackingLink, lockTrackingLink, setTrackingLinkDisabled, toStaffTrackingLink } from '../tracking/links.ts';
 

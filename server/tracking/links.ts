@@ -7,7 +7,7 @@ import { writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
 import { trackingLinks } from '../db/schema.ts';
 import { conflict, notFound } from '../errors.ts';
-import { clientKeyConflict, insertOnce, keyReused } from '../plugins/idempotency.ts';
+import { clientKeyConflict, insertOnce, keyReused } from '../services/command-ids.ts';
 import { type Actor, notifyUser, type RequestRow } from '../staff-writes.ts';
 import { UUID } from '../storage.ts';
 
