@@ -8,7 +8,7 @@ import type { Db } from '../db/client.ts';
 import { businessSettings } from '../db/schema.ts';
 import { conflict } from '../errors.ts';
 import { settleInTransaction } from '../services/command-ids.ts';
-import { actorOf } from '../staff-writes.ts';
+import { actorOf } from '../services/staff-write.ts';
 
 type Row = typeof businessSettings.$inferSelect;
 
