@@ -8,9 +8,9 @@ import { UUID } from '../storage.ts';
 import { settleInTransaction } from './command-ids.ts';
 
 /**
- * What every staff write shares (routes/staff-actions.ts, routes/staff-support.ts, routes/staff-tracking.ts):
- * who acts, the row lock, the 400 a rule refuses with, the client's notification, and staffWrite, the one
- * sequence each of them runs.
+ * What every staff write shares (routes/staff-actions.ts, routes/staff-support.ts, routes/staff-tracking.ts,
+ * routes/business-settings.ts): who acts, the row lock, the 400 a rule refuses with, the client's
+ * notification, and staffWrite, the one sequence each of them runs.
  */
 
 export type Actor = AuditRecord['actor'];
@@ -47,8 +47,11 @@ export interface StaffChange<Done> {
   notify?: { userId: string; message: string };
 }
 
-/** Who is poked once the write commits: a client (their streams and the staff streams) or the staff streams only. */
-export type PokeTarget = { client: string } | 'staff';
+/**
+ * Who is poked once the write commits: a client (their streams and the staff streams), the staff streams
+ * only, or every stream (a row every user's feed carries).
+ */
+export type PokeTarget = { client: string } | 'staff' | 'everyone';
 
 export interface StaffWriteSteps<Locked, Done, Answer> {
   /** Locks the row(s) the write changes, until the transaction ends. */
@@ -89,6 +92,6 @@ export async function staffWrite<Locked, Done, Answer>(
   steps.afterCommit?.(written.done);
   const target = steps.poke(written.done);
   if (target === 'staff') await app.events.pokeStaff();
-  else await app.events.poke(target.client);
+  else await app.events.poke(target === 'everyone' ? null : target.client);
   return written;
 }
