@@ -84,6 +84,43 @@ export default tseslint.config(
     },
     rules: { 'import-x/no-cycle': 'error' },
   },
+  // Server layers, one way: routes → services → db. Plugins (hooks and decorations) sit beside the services, below the routes.
+  {
+    files: ['server/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver()],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './server/plugins', from: './server/routes', message: 'A plugin does not import server/routes: share through server/services.' },
+            { target: './server/services', from: './server/routes', message: 'Services sit below the routes: a service does not import server/routes.' },
+            {
+              target: './server/db',
+              from: ['./server/routes', './server/plugins', './server/services'],
+              message: 'server/db is the bottom layer: it imports neither routes, plugins nor services.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // For routes only, without their tests (a test may import the route it tests). It replaces the rule above for routes, which no zone above targets.
+  {
+    files: ['server/routes/**/*.ts'],
+    ignores: ['server/routes/**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: [{ target: './server/routes', from: './server/routes', message: 'A route does not import another route: move what they share into server/services.' }] },
+      ],
+    },
+  },
   // The client test kit (src/lib/test-kit.ts) sits in src/lib so that tests in every zone reach it, and serves tests only.
   {
     files: ['src/**/*.{ts,tsx}'],

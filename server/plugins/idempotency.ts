@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isUploadedFile } from './uploads.ts';
 import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { HttpError } from '../errors.ts';
+import { keyReused } from '../services/command-ids.ts';
 
 export const KEY_TTL_DAYS = 30;
 /** A claim still "running" after this long belongs to a crashed attempt and may be taken over. */
@@ -98,54 +98,6 @@ export async function hasStoredAnswer(db: Db, request: FastifyRequest): Promise<
     .from(idempotencyKeys)
     .where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key)));
   return row?.state === 'done';
-}
-
-export const keyReused = () => new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request');
-
-/** The request's Idempotency-Key once claimed: what a route stores as the row's client_key. */
-export function clientKeyOf(request: FastifyRequest): string | null {
-  return request.idempotencyClaim?.key ?? null;
-}
-
-/**
- * Marks the claim done with this answer inside the handler's transaction, so the change and its
- * record commit together: no crash can leave a committed change under a claim still "running" that
- * a later attempt would take over and run again. onSend then finds the claim done and leaves it.
- * Call it last in the transaction, with the answer the route sends.
- */
-export async function settleInTransaction(tx: Db, request: FastifyRequest, status: number, body: unknown): Promise<void> {
-  const claim = request.idempotencyClaim;
-  if (!claim) return;
-  await tx
-    .update(idempotencyKeys)
-    .set({ state: 'done', responseStatus: status, responseBody: body })
-    .where(and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.state, 'running')));
-  claim.settledStatus = status;
-}
-
-/**
- * The row a keyed command created: the one its key already stored (a rerun of a crashed attempt
- * whose claim was taken over), else the one `insert` stores now. `insert` must be ON CONFLICT DO
- * NOTHING on the table's client-key unique index, so attempts racing past `find` store one row and
- * all answer it. Without a key, `insert` simply runs.
- */
-export async function insertOnce<T>(
-  clientKey: string | null,
-  find: (clientKey: string) => Promise<T | undefined>,
-  insert: () => Promise<T | undefined>,
-): Promise<{ row: T; created: boolean }> {
-  const first = clientKey === null ? undefined : await find(clientKey);
-  if (first) return { row: first, created: false };
-  const inserted = await insert();
-  if (inserted) return { row: inserted, created: true };
-  const raced = clientKey === null ? undefined : await find(clientKey);
-  if (!raced) throw new Error('insert stored nothing and no row has its client key');
-  return { row: raced, created: false };
-}
-
-/** ON CONFLICT target of a table's partial unique index on (owner, client_key) WHERE client_key IS NOT NULL. */
-export function clientKeyConflict(owner: PgColumn, clientKey: PgColumn) {
-  return { target: [owner, clientKey], where: sql`client_key IS NOT NULL` };
 }
 
 async function settleClaim(db: Db, request: FastifyRequest, status: number, payload: unknown) {

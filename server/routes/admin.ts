@@ -3,10 +3,11 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ExistingUserBody, NewUserBody, Profile } from '../../domain/schemas.ts';
-import { writeAudit } from '../audit.ts';
+import type { AuditRecord } from '../audit.ts';
 import { users } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
-import { settleInTransaction } from '../plugins/idempotency.ts';
+import { settleInTransaction } from '../services/command-ids.ts';
+import { staffWrite } from '../services/staff-write.ts';
 import { toProfile } from '../serialize.ts';
 
 /**
@@ -54,29 +55,34 @@ export async function adminRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { recordId, recordModule } = request.body;
       const isClient = recordModule === 'contacts';
-      const answer = await app.db.transaction(async (tx) => {
-        const [before] = await tx.select({ isClient: users.isClient }).from(users).where(eq(users.uid, recordId)).for('update');
-        if (!before) throw notFound(`User ${recordId} not found`);
-        const [after] = await tx
-          .update(users)
-          .set({ isClient, version: sql`${users.version} + 1` })
-          .where(eq(users.uid, recordId))
-          .returning();
-        await writeAudit(tx, {
-          actor: request.user,
-          action: 'approve',
-          entityType: 'user',
-          entityId: recordId,
-          subjectUid: recordId,
-          before: { isClient: before.isClient },
-          after: { isClient },
-        });
-        const settled = { data: toProfile(after) };
-        await settleInTransaction(tx, request, 201, settled);
-        return settled;
+      const { body } = await staffWrite(app, request, {
+        lock: async (tx) => {
+          const [before] = await tx.select({ isClient: users.isClient }).from(users).where(eq(users.uid, recordId)).for('update');
+          if (!before) throw notFound(`User ${recordId} not found`);
+          return before;
+        },
+        change: async (tx, before, actor) => {
+          const [after] = await tx
+            .update(users)
+            .set({ isClient, version: sql`${users.version} + 1` })
+            .where(eq(users.uid, recordId))
+            .returning();
+          const audit: AuditRecord = {
+            actor,
+            action: 'approve',
+            entityType: 'user',
+            entityId: recordId,
+            subjectUid: recordId,
+            before: { isClient: before.isClient },
+            after: { isClient },
+          };
+          return { done: after, audit };
+        },
+        status: 201,
+        answer: (after) => ({ data: toProfile(after) }),
+        poke: () => ({ client: recordId }),
       });
-      await app.events.poke(recordId);
-      return reply.status(201).send(answer);
+      return reply.status(201).send(body);
     },
   );
 }

@@ -3,31 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BUSINESS_SETTINGS_ID, BusinessSettings, BusinessSettingsBody, type BusinessSettingsFields } from '../../domain/business-settings.ts';
 import { envelope } from '../../domain/schemas.ts';
-import { writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
 import { businessSettings } from '../db/schema.ts';
 import { conflict } from '../errors.ts';
-import { settleInTransaction } from '../plugins/idempotency.ts';
-import { actorOf } from '../staff-writes.ts';
+import { toBusinessSettings } from '../services/business-settings.ts';
+import { staffWrite } from '../services/staff-write.ts';
 
 type Row = typeof businessSettings.$inferSelect;
-
-/** Row → API shape, for these routes and the sync feed alike. */
-export function toBusinessSettings(row: Row): BusinessSettings {
-  return {
-    id: BUSINESS_SETTINGS_ID,
-    accountHolder: row.accountHolder,
-    bankName: row.bankName,
-    accountNumber: row.accountNumber,
-    bic: row.bic,
-    paymentNote: row.paymentNote,
-    officialEmails: row.officialEmails,
-    officialDomains: row.officialDomains,
-    officialPhones: row.officialPhones,
-    version: row.version,
-    updatedAt: new Date(row.updatedAt).toISOString(),
-  };
-}
 
 const Answer = envelope(BusinessSettings.nullable());
 
@@ -62,24 +44,29 @@ export async function businessSettingsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { version, ...fields } = request.body;
-      const row = await app.db.transaction(async (tx) => {
-        const before = await lockSettings(tx);
-        if ((before?.version ?? null) !== version) throw staleVersion(before);
-        const after = await save(tx, before, fields);
-        await writeAudit(tx, {
-          actor: actorOf(request),
-          action: 'business-settings',
-          entityType: 'business-settings',
-          entityId: BUSINESS_SETTINGS_ID,
-          subjectUid: null,
-          before: before ? fieldsOf(before) : null,
-          after: fields,
-        });
-        await settleInTransaction(tx, request, 200, { data: toBusinessSettings(after) });
-        return after;
+      const { body } = await staffWrite(app, request, {
+        lock: lockSettings,
+        check: (_tx, before) => {
+          if ((before?.version ?? null) !== version) throw staleVersion(before);
+        },
+        change: async (tx, before, actor) => ({
+          done: await save(tx, before, fields),
+          audit: {
+            actor,
+            action: 'business-settings',
+            entityType: 'business-settings',
+            entityId: BUSINESS_SETTINGS_ID,
+            subjectUid: null,
+            before: before ? fieldsOf(before) : null,
+            after: fields,
+          },
+        }),
+        status: 200,
+        answer: (row) => ({ data: toBusinessSettings(row) }),
+        // Every user's feed carries the row.
+        poke: () => 'everyone',
       });
-      await app.events.poke(null);
-      return { data: toBusinessSettings(row) };
+      return body;
     },
   );
 }

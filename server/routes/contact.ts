@@ -6,7 +6,7 @@ import { ContactBody, ContactReply, ContactRequest, envelope, NotCrmExistsBody, 
 import type { Db } from '../db/client.ts';
 import { contactReplies, contactRequests, users } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
-import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../plugins/idempotency.ts';
+import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../services/command-ids.ts';
 import { toContactReply, toContactRequest } from '../serialize-messages.ts';
 import { UUID } from '../storage.ts';
 

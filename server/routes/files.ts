@@ -7,7 +7,7 @@ import type { Db } from '../db/client.ts';
 import { files, userAttachments } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { toUserFile } from '../serialize-messages.ts';
-import { clientKeyOf, insertOnce, settleInTransaction } from '../plugins/idempotency.ts';
+import { clientKeyOf, insertOnce, settleInTransaction } from '../services/command-ids.ts';
 import { UploadedFile } from '../plugins/uploads.ts';
 import { UUID, formatBytes, sendStoredFile } from '../storage.ts';
 

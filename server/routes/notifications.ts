@@ -4,11 +4,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NotificationRead, NotificationReadBody } from '../../domain/notification-reads.ts';
 import { envelope, NotificationBody, NotificationItem } from '../../domain/schemas.ts';
-import { writeAudit } from '../audit.ts';
-import type { Db } from '../db/client.ts';
+import type { AuditRecord } from '../audit.ts';
 import { notificationReads, notifications, users } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
-import { settleInTransaction } from '../plugins/idempotency.ts';
+import { settleInTransaction } from '../services/command-ids.ts';
+import { staffWrite } from '../services/staff-write.ts';
 import { toNotification, toNotificationRead } from '../serialize-messages.ts';
 
 const UserIdParams = z.strictObject({
@@ -80,9 +80,8 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/notification',
     { onRequest: app.requireAdmin, schema: { tags: ['notifications', 'admin'], body: NotificationBody, response: { 201: envelope(NotificationItem) } } },
     async (request, reply) => {
-      const answer = await insertAudited(app.db, request, null, request.body.notification.message);
-      await app.events.poke(null);
-      return reply.status(201).send(answer);
+      const { body } = await sendNotification(app, request, null, request.body.notification.message);
+      return reply.status(201).send(body);
     },
   );
 
@@ -96,28 +95,35 @@ export async function notificationRoutes(app: FastifyInstance) {
       const { userId } = request.params;
       const [target] = await app.db.select({ uid: users.uid }).from(users).where(eq(users.uid, userId));
       if (!target) throw notFound(`User ${userId} not found`);
-      const answer = await insertAudited(app.db, request, userId, request.body.notification.message);
-      await app.events.poke(userId);
-      return reply.status(201).send(answer);
+      const { body } = await sendNotification(app, request, userId, request.body.notification.message);
+      return reply.status(201).send(body);
     },
   );
 }
 
-/** A notification sent by staff is a staff action: it, its audit row and its Idempotency-Key's answer commit together. */
-async function insertAudited(db: Db, request: FastifyRequest, userId: string | null, message: string) {
-  return db.transaction(async (tx) => {
-    const [row] = await tx.insert(notifications).values({ userId, message }).returning();
-    await writeAudit(tx, {
-      actor: request.user,
-      action: 'notification',
-      entityType: 'notification',
-      entityId: row.id,
-      subjectUid: userId,
-      before: null,
-      after: { message, to: userId ?? 'everyone' },
-    });
-    const answer = { data: toNotification(row) };
-    await settleInTransaction(tx, request, 201, answer);
-    return answer;
+/**
+ * A notification sent by staff is a staff write: it, its audit row and its Idempotency-Key's answer commit
+ * together; then its reader (everyone for a general one) is poked.
+ */
+function sendNotification(app: FastifyInstance, request: FastifyRequest, userId: string | null, message: string) {
+  return staffWrite(app, request, {
+    // A new notification changes no existing row: there is nothing to lock.
+    lock: async () => undefined,
+    change: async (tx, _none, actor) => {
+      const [row] = await tx.insert(notifications).values({ userId, message }).returning();
+      const audit: AuditRecord = {
+        actor,
+        action: 'notification',
+        entityType: 'notification',
+        entityId: row.id,
+        subjectUid: userId,
+        before: null,
+        after: { message, to: userId ?? 'everyone' },
+      };
+      return { done: row, audit };
+    },
+    status: 201,
+    answer: (row) => ({ data: toNotification(row) }),
+    poke: () => (userId === null ? 'everyone' : { client: userId }),
   });
 }

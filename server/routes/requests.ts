@@ -8,7 +8,7 @@ import { findTool, toolByBackendName, ToolNameBackendSchema, tools, type ToolDef
 import { deals, files, productRequests, refunds, visits } from '../db/schema.ts';
 import type { Db } from '../db/client.ts';
 import { HttpError, notFound } from '../errors.ts';
-import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../plugins/idempotency.ts';
+import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../services/command-ids.ts';
 import { isFullyPaid, toDeal, toRefund, toRequest, toVisit } from '../serialize.ts';
 import { createSignedLinks } from '../signed-links.ts';
 import { UUID, sendStoredFile } from '../storage.ts';

@@ -20,19 +20,19 @@ import {
   Version,
 } from '../../domain/staff.ts';
 import { findTool, requestName, toolByBackendName } from '../../domain/tools.ts';
-import { writeAudit } from '../audit.ts';
+import type { AuditRecord } from '../audit.ts';
 import type { Db } from '../db/client.ts';
 import { deals, files, productRequests, userPresence, users } from '../db/schema.ts';
 import { conflict, HttpError, notFound } from '../errors.ts';
 import { renderInvoicePdf } from '../invoices.ts';
 import { clientName, isFullyPaid, leftToPayCents, toStaffClient, toStaffDeal, toStaffRequest } from '../serialize.ts';
 import { createSignedLinks } from '../signed-links.ts';
-import { type Actor, actorOf, lockRequest, notifyUser, type RequestRow, validation } from '../staff-writes.ts';
-import { settleInTransaction } from '../plugins/idempotency.ts';
+import { type Actor, lockRequest, type RequestRow, type StaffChange, staffWrite, validation } from '../services/staff-write.ts';
 import { UploadedFile } from '../plugins/uploads.ts';
 import { formatBytes, type StoredFile } from '../storage.ts';
 
 type UserRow = typeof users.$inferSelect;
+type DealRow = typeof deals.$inferSelect;
 
 const RequestParams = z.strictObject({ requestId: z.string().max(100) });
 const UserParams = z.strictObject({
@@ -54,9 +54,9 @@ const PaymentAnswer = envelope(z.object({ request: StaffRequest, deal: StaffDeal
 
 /**
  * Staff workspace writes: lifecycle transitions, contract, payments, final file, approval, roles.
- * Each one locks its row, checks the lifecycle table (domain/lifecycle.ts) and the caller's version,
- * then writes the change, its audit row and the client's notification in one transaction. The client
- * is poked after the commit, so their app pulls the change (docs/decisions/006-staff-workspace.md).
+ * Each one goes through staffWrite (services/staff-write.ts): it locks its row, checks the caller's
+ * version and the lifecycle table (domain/lifecycle.ts), then writes the change, its audit row and the
+ * client's notification in one transaction; the client is poked after the commit.
  */
 export async function staffActionRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -76,14 +76,15 @@ export async function staffActionRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { requestId } = request.params;
-      const row = await app.db.transaction(async (tx) => {
-        const moved = await transition(tx, await lockRequest(tx, requestId), request.body, actorOf(request));
-        await settleInTransaction(tx, request, 200, { data: toStaffRequest(moved) });
-        return moved;
+      const { body } = await staffWrite(app, request, {
+        lock: (tx) => lockRequest(tx, request.params.requestId),
+        check: (_tx, row) => checkRequestVersion(row, request.body.version),
+        change: (tx, row, actor) => transition(tx, row, request.body, actor),
+        status: 200,
+        answer: (row) => ({ data: toStaffRequest(row) }),
+        poke: (row) => ({ client: row.userId }),
       });
-      await app.events.poke(row.userId);
-      return { data: toStaffRequest(row) };
+      return body;
     },
   );
 
@@ -94,14 +95,15 @@ export async function staffActionRoutes(app: FastifyInstance) {
       schema: { tags: ['staff'], summary: 'Marks the contract as signed', params: RequestParams, body: ContractBody, response: { 200: envelope(StaffRequest) } },
     },
     async (request) => {
-      const { requestId } = request.params;
-      const row = await app.db.transaction(async (tx) => {
-        const signed = await markContractSigned(tx, await lockRequest(tx, requestId), request.body.version, actorOf(request));
-        await settleInTransaction(tx, request, 200, { data: toStaffRequest(signed) });
-        return signed;
+      const { body } = await staffWrite(app, request, {
+        lock: (tx) => lockRequest(tx, request.params.requestId),
+        check: (_tx, row) => checkRequestVersion(row, request.body.version),
+        change: markContractSigned,
+        status: 200,
+        answer: (row) => ({ data: toStaffRequest(row) }),
+        poke: (row) => ({ client: row.userId }),
       });
-      await app.events.poke(row.userId);
-      return { data: toStaffRequest(row) };
+      return body;
     },
   );
 
@@ -118,22 +120,22 @@ export async function staffActionRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { requestId } = request.params;
       const written: StoredFile[] = [];
+      const save: SaveFile = async (pdf, name) => {
+        const stored = await app.storage.save(pdf, name);
+        written.push(stored);
+        return stored;
+      };
       try {
-        const result = await app.db.transaction(async (tx) => {
-          const row = await lockRequest(tx, requestId);
-          const recorded = await recordPayment(tx, row, request.body, actorOf(request), async (pdf, name) => {
-            const stored = await app.storage.save(pdf, name);
-            written.push(stored);
-            return stored;
-          });
-          const answer = { data: { request: toStaffRequest(recorded.request), deal: toStaffDeal(recorded.deal, links) } };
-          await settleInTransaction(tx, request, 201, answer);
-          return { userId: recorded.request.userId, answer };
+        const { body } = await staffWrite(app, request, {
+          lock: (tx) => lockRequest(tx, request.params.requestId),
+          check: (_tx, row) => checkRequestVersion(row, request.body.version),
+          change: (tx, row, actor) => recordPayment(tx, row, request.body, actor, save),
+          status: 201,
+          answer: (recorded) => ({ data: { request: toStaffRequest(recorded.request), deal: toStaffDeal(recorded.deal, links) } }),
+          poke: (recorded) => ({ client: recorded.request.userId }),
         });
-        await app.events.poke(result.userId);
-        return reply.status(201).send(result.answer);
+        return reply.status(201).send(body);
       } catch (err) {
         // The transaction rolled back: the invoice it stored must not stay behind without its row.
         await Promise.allSettled(written.map((file) => app.storage.remove(file.storedName)));
@@ -162,17 +164,17 @@ export async function staffActionRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { requestId } = request.params;
       const { filename, stored } = request.body.file;
-      const row = await app.db.transaction(async (tx) => {
-        const locked = await lockRequest(tx, requestId);
-        const delivered = await deliverFinalFile(tx, locked, request.body.version, actorOf(request), { ...stored, name: filename });
-        await settleInTransaction(tx, request, 201, { data: toStaffRequest(delivered) });
-        return delivered;
+      const { body } = await staffWrite(app, request, {
+        lock: (tx) => lockRequest(tx, request.params.requestId),
+        check: (_tx, row) => checkRequestVersion(row, request.body.version),
+        change: (tx, row, actor) => deliverFinalFile(tx, row, actor, { ...stored, name: filename }),
+        status: 201,
+        answer: (row) => ({ data: toStaffRequest(row) }),
+        afterCommit: () => request.keepUploads(),
+        poke: (row) => ({ client: row.userId }),
       });
-      request.keepUploads();
-      await app.events.poke(row.userId);
-      return reply.status(201).send({ data: toStaffRequest(row) });
+      return reply.status(201).send(body);
     },
   );
 
@@ -189,14 +191,15 @@ export async function staffActionRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { uid } = request.params;
-      const row = await app.db.transaction(async (tx) => {
-        const approved = await approveClient(tx, await lockUser(tx, uid), request.body.version, actorOf(request));
-        await settleInTransaction(tx, request, 200, { data: toStaffClient(approved, approved.presence) });
-        return approved;
+      const { body } = await staffWrite(app, request, {
+        lock: (tx) => lockUser(tx, request.params.uid),
+        check: (_tx, row) => checkApproval(row, request.body.version),
+        change: approveClient,
+        status: 200,
+        answer: (row) => ({ data: toStaffClient(row, row.presence) }),
+        poke: (row) => ({ client: row.uid }),
       });
-      await app.events.poke(row.uid);
-      return { data: toStaffClient(row, row.presence) };
+      return body;
     },
   );
 
@@ -213,14 +216,15 @@ export async function staffActionRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { uid } = request.params;
-      const row = await app.db.transaction(async (tx) => {
-        const changed = await setStaffRole(tx, await lockUser(tx, uid), request.body, actorOf(request));
-        await settleInTransaction(tx, request, 200, { data: toStaffClient(changed, changed.presence) });
-        return changed;
+      const { body } = await staffWrite(app, request, {
+        lock: (tx) => lockUser(tx, request.params.uid),
+        check: (_tx, row, actor) => checkRoleChange(row, request.body, actor),
+        change: (tx, row, actor) => setStaffRole(tx, row, request.body, actor),
+        status: 200,
+        answer: (row) => ({ data: toStaffClient(row, row.presence) }),
+        poke: (row) => ({ client: row.uid }),
       });
-      await app.events.poke(row.uid);
-      return { data: toStaffClient(row, row.presence) };
+      return body;
     },
   );
 }
@@ -287,8 +291,7 @@ interface Change {
   after: Record<string, unknown>;
 }
 
-async function transition(tx: Db, row: RequestRow, body: TransitionBody, actor: Actor): Promise<RequestRow> {
-  checkRequestVersion(row, body.version);
+async function transition(tx: Db, row: RequestRow, body: TransitionBody, actor: Actor): Promise<StaffChange<RequestRow>> {
   const state = lifecycleState(row);
   const move = findTransition(state.status, body.to);
   if (!move) {
@@ -302,7 +305,7 @@ async function transition(tx: Db, row: RequestRow, body: TransitionBody, actor: 
     .set({ ...change.set, status: body.to, version: row.version + 1 })
     .where(eq(productRequests.id, row.id))
     .returning();
-  await writeAudit(tx, {
+  const audit: AuditRecord = {
     actor,
     action: move.action === 'price' ? 'price' : 'transition',
     entityType: 'request',
@@ -311,9 +314,8 @@ async function transition(tx: Db, row: RequestRow, body: TransitionBody, actor: 
     requestId: row.id,
     before: { status: row.status, ...change.before },
     after: { status: updated.status, ...change.after },
-  });
-  await notifyUser(tx, row.userId, transitionMessage(move.action, updated));
-  return updated;
+  };
+  return { done: updated, audit, notify: { userId: row.userId, message: transitionMessage(move.action, updated) } };
 }
 
 /** What each transition needs from the body and what it changes besides the status. */
@@ -361,8 +363,7 @@ function transitionMessage(action: TransitionAction, row: RequestRow): string {
 
 // ---- contract ----
 
-async function markContractSigned(tx: Db, row: RequestRow, version: number, actor: Actor): Promise<RequestRow> {
-  checkRequestVersion(row, version);
+async function markContractSigned(tx: Db, row: RequestRow, actor: Actor): Promise<StaffChange<RequestRow>> {
   const state = lifecycleState(row);
   const blocked = blockedReason('contract', state);
   if (blocked) throw notAllowed('ACTION_NOT_ALLOWED', blocked, state);
@@ -371,7 +372,7 @@ async function markContractSigned(tx: Db, row: RequestRow, version: number, acto
     .set({ contractSigned: true, version: row.version + 1 })
     .where(eq(productRequests.id, row.id))
     .returning();
-  await writeAudit(tx, {
+  const audit: AuditRecord = {
     actor,
     action: 'contract',
     entityType: 'request',
@@ -380,8 +381,8 @@ async function markContractSigned(tx: Db, row: RequestRow, version: number, acto
     requestId: row.id,
     before: { contractSigned: false },
     after: { contractSigned: true },
-  });
-  return updated;
+  };
+  return { done: updated, audit };
 }
 
 // ---- payments ----
@@ -404,8 +405,7 @@ async function nextInvoiceNumber(tx: Db): Promise<string> {
 
 type SaveFile = (data: Buffer, name: string) => Promise<StoredFile>;
 
-async function recordPayment(tx: Db, row: RequestRow, body: PaymentBody, actor: Actor, save: SaveFile) {
-  checkRequestVersion(row, body.version);
+async function recordPayment(tx: Db, row: RequestRow, body: PaymentBody, actor: Actor, save: SaveFile): Promise<StaffChange<{ request: RequestRow; deal: DealRow }>> {
   const paidBefore = await paidCentsOf(tx, row.id);
   const state = lifecycleState(row, paidBefore);
   const blocked = blockedReason('payment', state);
@@ -439,7 +439,7 @@ async function recordPayment(tx: Db, row: RequestRow, body: PaymentBody, actor: 
     .set({ paidCents: paidAfter, version: row.version + 1 })
     .where(eq(productRequests.id, row.id))
     .returning();
-  await writeAudit(tx, {
+  const audit: AuditRecord = {
     actor,
     action: 'payment',
     entityType: 'deal',
@@ -456,9 +456,9 @@ async function recordPayment(tx: Db, row: RequestRow, body: PaymentBody, actor: 
       amount: dollarsFromCents(deal.amountCents),
       method: body.method,
     },
-  });
-  await notifyUser(tx, row.userId, paymentMessage(updated, deal.amountCents, invoiceNumber, paidAfter >= total));
-  return { request: updated, deal };
+  };
+  const message = paymentMessage(updated, deal.amountCents, invoiceNumber, paidAfter >= total);
+  return { done: { request: updated, deal }, audit, notify: { userId: row.userId, message } };
 }
 
 interface InvoiceFacts {
@@ -512,8 +512,7 @@ function paymentMessage(row: RequestRow, amount: Cents, invoiceNumber: string, p
 
 // ---- final file ----
 
-async function deliverFinalFile(tx: Db, row: RequestRow, version: number, actor: Actor, stored: StoredFile & { name: string }): Promise<RequestRow> {
-  checkRequestVersion(row, version);
+async function deliverFinalFile(tx: Db, row: RequestRow, actor: Actor, stored: StoredFile & { name: string }): Promise<StaffChange<RequestRow>> {
   const state = lifecycleState(row);
   const blocked = blockedReason('deliver', state);
   if (blocked) throw notAllowed('ACTION_NOT_ALLOWED', blocked, state);
@@ -538,7 +537,7 @@ async function deliverFinalFile(tx: Db, row: RequestRow, version: number, actor:
     .set({ finalFileId: file.id, version: row.version + 1 })
     .where(eq(productRequests.id, row.id))
     .returning();
-  await writeAudit(tx, {
+  const audit: AuditRecord = {
     actor,
     action: 'deliver',
     entityType: 'file',
@@ -547,21 +546,25 @@ async function deliverFinalFile(tx: Db, row: RequestRow, version: number, actor:
     requestId: row.id,
     before: previous ? { finalFileId: previous.id, sha256: previous.sha256, name: previous.originalName } : { finalFileId: row.finalFileId, sha256: null, name: null },
     after: { finalFileId: file.id, sha256: file.sha256, name: file.originalName },
-  });
-  return updated;
+  };
+  return { done: updated, audit };
 }
 
 // ---- approval and roles ----
 
-async function approveClient(tx: Db, row: LockedUser, version: number, actor: Actor): Promise<LockedUser> {
+/** Already approved is the clearer answer, whatever the version. */
+function checkApproval(row: LockedUser, version: number): void {
   if (row.isClient) throw conflict('ALREADY_APPROVED', `${row.email} is already an approved client.`, { current: toStaffClient(row, row.presence) });
   checkUserVersion(row, version);
+}
+
+async function approveClient(tx: Db, row: LockedUser, actor: Actor): Promise<StaffChange<LockedUser>> {
   const [updated] = await tx
     .update(users)
     .set({ isClient: true, version: row.version + 1 })
     .where(eq(users.uid, row.uid))
     .returning();
-  await writeAudit(tx, {
+  const audit: AuditRecord = {
     actor,
     action: 'approve',
     entityType: 'user',
@@ -569,22 +572,25 @@ async function approveClient(tx: Db, row: LockedUser, version: number, actor: Ac
     subjectUid: row.uid,
     before: { isClient: false },
     after: { isClient: true },
-  });
-  await notifyUser(tx, row.uid, 'Your account has been approved. You can now order our services.');
-  return { ...updated, presence: row.presence };
+  };
+  const notify = { userId: row.uid, message: 'Your account has been approved. You can now order our services.' };
+  return { done: { ...updated, presence: row.presence }, audit, notify };
 }
 
-async function setStaffRole(tx: Db, row: LockedUser, body: z.infer<typeof RoleBody>, actor: Actor): Promise<LockedUser> {
+function checkRoleChange(row: LockedUser, body: z.infer<typeof RoleBody>, actor: Actor): void {
   // An admin is staff whatever is_staff says, so revoking one would change nothing and mislead.
   if (!body.staff && row.uid === actor.uid) throw conflict('CANNOT_REVOKE_SELF', 'You cannot remove your own staff role. Ask another admin.');
   if (!body.staff && row.isAdmin) throw conflict('ADMIN_IS_STAFF', `${row.email} is an admin, and admins are always staff. Their staff role cannot be removed here.`);
   checkUserVersion(row, body.version);
+}
+
+async function setStaffRole(tx: Db, row: LockedUser, body: z.infer<typeof RoleBody>, actor: Actor): Promise<StaffChange<LockedUser>> {
   const [updated] = await tx
     .update(users)
     .set({ isStaff: body.staff, version: row.version + 1 })
     .where(eq(users.uid, row.uid))
     .returning();
-  await writeAudit(tx, {
+  const audit: AuditRecord = {
     actor,
     action: 'role',
     entityType: 'user',
@@ -592,6 +598,6 @@ async function setStaffRole(tx: Db, row: LockedUser, body: z.infer<typeof RoleBo
     subjectUid: row.uid,
     before: { isStaff: row.isStaff },
     after: { isStaff: body.staff },
-  });
-  return { ...updated, presence: row.presence };
+  };
+  return { done: { ...updated, presence: row.presence }, audit };
 }

@@ -7,15 +7,15 @@ import { type Cents, cents, centsFromDollars, dollarsOrNull } from '../../domain
 import { envelope, ReplyBody } from '../../domain/schemas.ts';
 import { NoteBody, RefundDecisionBody, StaffNote, StaffRefund, StaffThread, ThreadStatusBody } from '../../domain/staff.ts';
 import { requestName, toolByBackendName } from '../../domain/tools.ts';
-import { writeAudit } from '../audit.ts';
+import type { AuditRecord } from '../audit.ts';
 import type { Db } from '../db/client.ts';
 import { contactReplies, contactRequests, productRequests, refunds, staffNotes, users } from '../db/schema.ts';
 import { conflict, notFound } from '../errors.ts';
-import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../plugins/idempotency.ts';
+import { clientKeyConflict, clientKeyOf, insertOnce, keyReused } from '../services/command-ids.ts';
 import { toStaffNote } from '../serialize-messages.ts';
 import { toStaffRefund } from '../serialize.ts';
 import { staffThread } from '../staff-files.ts';
-import { type Actor, actorOf, lockRequest, notifyUser, validation } from '../staff-writes.ts';
+import { type Actor, lockRequest, type StaffChange, staffWrite, validation } from '../services/staff-write.ts';
 import { UUID } from '../storage.ts';
 
 type ThreadRow = typeof contactRequests.$inferSelect;
@@ -30,7 +30,7 @@ const AUDIT_EXCERPT = 200;
 
 /**
  * Staff support writes: replies to a client's thread, closing and reopening it, refund decisions, and
- * internal notes (docs/api.md, "Staff workspace"). As in staff-actions.ts, each write locks its row,
+ * internal notes (docs/api.md, "Staff workspace"). Each goes through staffWrite: it locks its row,
  * checks the caller's version where there is one, and writes the change, its audit row and the client's
  * notification in one transaction; the client is poked after the commit. Notes are never the client's:
  * no notification, no client poke (staff streams only), no client route reads them.
@@ -53,13 +53,14 @@ export async function staffSupportRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const message = request.body.reply.message;
-      const result = await app.db.transaction(async (tx) => {
-        const replied = await replyToThread(tx, await lockThread(tx, request.params.threadId), { message, clientKey: clientKeyOf(request) }, actorOf(request));
-        await settleInTransaction(tx, request, 201, { data: replied.thread });
-        return replied;
+      const { body } = await staffWrite(app, request, {
+        lock: (tx) => lockThread(tx, request.params.threadId),
+        change: (tx, row, actor) => replyToThread(tx, row, { message, clientKey: clientKeyOf(request) }, actor),
+        status: 201,
+        answer: (replied) => ({ data: replied.thread }),
+        poke: (replied) => ({ client: replied.owner }),
       });
-      await app.events.poke(result.owner);
-      return reply.status(201).send({ data: result.thread });
+      return reply.status(201).send(body);
     },
   );
 
@@ -70,13 +71,15 @@ export async function staffSupportRoutes(app: FastifyInstance) {
       schema: { tags: ['staff'], summary: 'Closes or reopens a support thread', params: ThreadParams, body: ThreadStatusBody, response: { 200: envelope(StaffThread) } },
     },
     async (request) => {
-      const result = await app.db.transaction(async (tx) => {
-        const changed = await setThreadStatus(tx, await lockThread(tx, request.params.threadId), request.body, actorOf(request));
-        await settleInTransaction(tx, request, 200, { data: changed.thread });
-        return changed;
+      const { body } = await staffWrite(app, request, {
+        lock: (tx) => lockThread(tx, request.params.threadId),
+        check: (tx, row) => checkThreadStatus(tx, row, request.body),
+        change: (tx, row, actor) => setThreadStatus(tx, row, request.body, actor),
+        status: 200,
+        answer: (changed) => ({ data: changed.thread }),
+        poke: (changed) => ({ client: changed.owner }),
       });
-      await app.events.poke(result.owner);
-      return { data: result.thread };
+      return body;
     },
   );
 
@@ -93,15 +96,19 @@ export async function staffSupportRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const result = await app.db.transaction(async (tx) => {
-        const refund = await lockRefund(tx, request.params.refundId);
-        // Its request is locked too: what was paid on it cannot move while the amount is checked.
-        const decided = await decideRefund(tx, refund, await lockRequest(tx, refund.requestId), request.body, actorOf(request));
-        await settleInTransaction(tx, request, 200, { data: toStaffRefund(decided.refund, decided.paid) });
-        return decided;
+      const { body } = await staffWrite(app, request, {
+        lock: async (tx) => {
+          const refund = await lockRefund(tx, request.params.refundId);
+          // Its request is locked too: what was paid on it cannot move while the amount is checked.
+          return { refund, request: await lockRequest(tx, refund.requestId) };
+        },
+        check: (_tx, locked) => checkRefundDecision(locked.refund, locked.request, request.body),
+        change: (tx, locked, actor) => decideRefund(tx, locked.refund, locked.request, request.body, actor),
+        status: 200,
+        answer: (decided) => ({ data: toStaffRefund(decided.refund, decided.paid) }),
+        poke: (decided) => ({ client: decided.refund.userId }),
       });
-      await app.events.poke(result.refund.userId);
-      return { data: toStaffRefund(result.refund, result.paid) };
+      return body;
     },
   );
 
@@ -117,14 +124,16 @@ export async function staffSupportRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const note = await app.db.transaction(async (tx) => {
-        const added = await addNote(tx, request.body, actorOf(request), clientKeyOf(request));
-        await settleInTransaction(tx, request, 201, { data: toStaffNote(added) });
-        return added;
+      const { body } = await staffWrite(app, request, {
+        // A note changes no existing row: there is nothing to lock.
+        lock: async () => undefined,
+        change: async (tx, _none, actor) => ({ done: await addNote(tx, request.body, actor, clientKeyOf(request)) }),
+        status: 201,
+        answer: (note) => ({ data: toStaffNote(note) }),
+        // Only staff streams: the staff member's other devices and colleagues with the page in their replica.
+        poke: () => 'staff',
       });
-      // Only staff streams: the staff member's other devices and colleagues with the page in their replica.
-      await app.events.pokeStaff();
-      return reply.status(201).send({ data: toStaffNote(note) });
+      return reply.status(201).send(body);
     },
   );
 }
@@ -158,7 +167,7 @@ interface ThreadResult {
  * Appends a staff reply. No version: appending never overwrites anyone, and a reply may come from an
  * offline outbox long after the page was read. A reply to a closed thread leaves it closed.
  */
-async function replyToThread(tx: Db, row: ThreadRow, reply: { message: string; clientKey: string | null }, actor: Actor): Promise<ThreadResult> {
+async function replyToThread(tx: Db, row: ThreadRow, reply: { message: string; clientKey: string | null }, actor: Actor): Promise<StaffChange<ThreadResult>> {
   const { row: written, created } = await insertOnce(
     reply.clientKey,
     async (key) =>
@@ -175,44 +184,51 @@ async function replyToThread(tx: Db, row: ThreadRow, reply: { message: string; c
   // A key that stored a reply in another thread was not this request's (its claim was pruned since).
   if (written.threadId !== row.id) throw keyReused();
   // A rerun of a crashed attempt (its claim taken over) answers the thread as it is: no second audit row or notification.
-  if (!created) return { owner: row.userId, thread: await staffThread(tx, row) };
+  if (!created) return { done: { owner: row.userId, thread: await staffThread(tx, row) } };
   // Answered: the thread leaves the queue until the client writes again.
   const updated = row.awaitingSince === null ? row : await updateThread(tx, row.id, { awaitingSince: null });
-  await writeAudit(tx, {
-    actor,
-    action: 'reply',
-    entityType: 'thread',
-    entityId: row.id,
-    subjectUid: row.userId,
-    before: null,
-    after: { replyId: written.id, message: excerpt(reply.message) },
-  });
-  await notifyUser(tx, row.userId, `Support replied to your message "${row.subject}".`);
-  return { owner: row.userId, thread: await staffThread(tx, updated) };
+  return {
+    done: { owner: row.userId, thread: await staffThread(tx, updated) },
+    audit: {
+      actor,
+      action: 'reply',
+      entityType: 'thread',
+      entityId: row.id,
+      subjectUid: row.userId,
+      before: null,
+      after: { replyId: written.id, message: excerpt(reply.message) },
+    },
+    notify: { userId: row.userId, message: `Support replied to your message "${row.subject}".` },
+  };
 }
 
 /**
  * Closes or reopens a thread. Either way nothing waits for our reply any more: a closed thread is done,
  * and a reopened one waits only once the client writes again.
  */
-async function setThreadStatus(tx: Db, row: ThreadRow, body: ThreadStatusBody, actor: Actor): Promise<ThreadResult> {
+async function checkThreadStatus(tx: Db, row: ThreadRow, body: ThreadStatusBody): Promise<void> {
   if (body.version !== row.version) {
     throw conflict('VERSION_CONFLICT', 'Someone else changed this conversation since you opened it. Look at it again, then retry.', { current: await staffThread(tx, row) });
   }
   if (body.status === row.status) {
     throw conflict('ILLEGAL_TRANSITION', `This conversation is already ${row.status}.`, { current: await staffThread(tx, row) });
   }
+}
+
+async function setThreadStatus(tx: Db, row: ThreadRow, body: ThreadStatusBody, actor: Actor): Promise<StaffChange<ThreadResult>> {
   const updated = await updateThread(tx, row.id, { status: body.status, awaitingSince: null, version: row.version + 1 });
-  await writeAudit(tx, {
-    actor,
-    action: 'thread',
-    entityType: 'thread',
-    entityId: row.id,
-    subjectUid: row.userId,
-    before: { status: row.status },
-    after: { status: updated.status },
-  });
-  return { owner: row.userId, thread: await staffThread(tx, updated) };
+  return {
+    done: { owner: row.userId, thread: await staffThread(tx, updated) },
+    audit: {
+      actor,
+      action: 'thread',
+      entityType: 'thread',
+      entityId: row.id,
+      subjectUid: row.userId,
+      before: { status: row.status },
+      after: { status: updated.status },
+    },
+  };
 }
 
 async function updateThread(tx: Db, id: string, set: Partial<ThreadRow>): Promise<ThreadRow> {
@@ -230,13 +246,16 @@ function excerpt(text: string): string {
  * Decides a refund once. Checked in this order: already decided (whatever the version, the clearest
  * answer), then the version, then the amount.
  */
-async function decideRefund(tx: Db, refund: RefundRow, request: RequestRow, body: RefundDecisionBody, actor: Actor): Promise<{ refund: RefundRow; paid: Cents }> {
+function checkRefundDecision(refund: RefundRow, request: RequestRow, body: RefundDecisionBody): void {
   if (refund.status !== 'requested') {
     throw conflict('REFUND_DECIDED', `This refund was already ${refund.status}.`, { current: toStaffRefund(refund, request.paidCents) });
   }
   if (body.version !== refund.version) {
     throw conflict('VERSION_CONFLICT', 'Someone else changed this refund since you opened it. Look at it again, then retry.', { current: toStaffRefund(refund, request.paidCents) });
   }
+}
+
+async function decideRefund(tx: Db, refund: RefundRow, request: RequestRow, body: RefundDecisionBody, actor: Actor): Promise<StaffChange<{ refund: RefundRow; paid: Cents }>> {
   const approved = body.decision === 'approve';
   const amount = approved ? await approvedAmount(tx, refund, request, body.amount) : null;
   const [updated] = await tx
@@ -251,7 +270,7 @@ async function decideRefund(tx: Db, refund: RefundRow, request: RequestRow, body
     })
     .where(eq(refunds.id, refund.id))
     .returning();
-  await writeAudit(tx, {
+  const audit: AuditRecord = {
     actor,
     action: 'refund',
     entityType: 'refund',
@@ -261,9 +280,8 @@ async function decideRefund(tx: Db, refund: RefundRow, request: RequestRow, body
     before: { status: refund.status },
     // The history keeps the wire's dollars, as every audit entry shows amounts.
     after: { status: updated.status, amount: dollarsOrNull(updated.decidedCents), note: updated.decisionNote },
-  });
-  await notifyUser(tx, refund.userId, refundMessage(updated, request));
-  return { refund: updated, paid: request.paidCents };
+  };
+  return { done: { refund: updated, paid: request.paidCents }, audit, notify: { userId: refund.userId, message: refundMessage(updated, request) } };
 }
 
 /**

@@ -3,16 +3,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope } from '../../domain/schemas.ts';
 import { NewTrackingLinkBody, StaffTrackingLink, TrackingLinkPatch } from '../../domain/tracking.ts';
-import { clientKeyOf, settleInTransaction } from '../plugins/idempotency.ts';
-import { actorOf, lockRequest } from '../staff-writes.ts';
-import { createTrackingLink, lockTrackingLink, setTrackingLinkDisabled, toStaffTrackingLink } from '../tracking/links.ts';
+import { clientKeyOf } from '../services/command-ids.ts';
+import { lockRequest, staffWrite } from '../services/staff-write.ts';
+import { checkTrackingLinkRequest, createTrackingLink, lockTrackingLink, setTrackingLinkDisabled, toStaffTrackingLink } from '../tracking/links.ts';
 
 const RequestParams = z.strictObject({ requestId: z.string().max(100, 'requestId must be at most 100 characters') });
 const LinkParams = z.strictObject({ linkId: z.string().max(100, 'linkId must be at most 100 characters') });
 
 /**
- * Staff writes on Track Master tracking links (docs/api.md, "Tracking links"). As every staff write:
- * the row is locked, the change and its audit row commit in one transaction, and the client is poked
+ * Staff writes on Track Master tracking links (docs/api.md, "Tracking links"). As every staff write
+ * (staffWrite): the row is locked, the change and its audit row commit in one transaction, and the client is poked
  * after the commit (their feed carries the link; the poke reaches staff streams too, events.ts).
  */
 export async function staffTrackingRoutes(app: FastifyInstance) {
@@ -32,14 +32,15 @@ export async function staffTrackingRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const link = await app.db.transaction(async (tx) => {
-        const row = await lockRequest(tx, request.params.requestId);
-        const { link: created } = await createTrackingLink(tx, row, request.body, actorOf(request), clientKeyOf(request));
-        await settleInTransaction(tx, request, 201, { data: toStaffTrackingLink(created) });
-        return created;
+      const { body } = await staffWrite(app, request, {
+        lock: (tx) => lockRequest(tx, request.params.requestId),
+        check: (_tx, row) => checkTrackingLinkRequest(row),
+        change: (tx, row, actor) => createTrackingLink(tx, row, request.body, actor, clientKeyOf(request)),
+        status: 201,
+        answer: (link) => ({ data: toStaffTrackingLink(link) }),
+        poke: (link) => ({ client: link.userId }),
       });
-      await app.events.poke(link.userId);
-      return reply.status(201).send({ data: toStaffTrackingLink(link) });
+      return reply.status(201).send(body);
     },
   );
 
@@ -56,15 +57,16 @@ export async function staffTrackingRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const link = await app.db.transaction(async (tx) => {
-        const changed = await setTrackingLinkDisabled(tx, await lockTrackingLink(tx, request.params.linkId), request.body.disabled, actorOf(request));
-        await settleInTransaction(tx, request, 200, { data: toStaffTrackingLink(changed) });
-        return changed;
+      const { body } = await staffWrite(app, request, {
+        lock: (tx) => lockTrackingLink(tx, request.params.linkId),
+        change: (tx, row, actor) => setTrackingLinkDisabled(tx, row, request.body.disabled, actor),
+        status: 200,
+        answer: (link) => ({ data: toStaffTrackingLink(link) }),
+        // This instance answers the change at once; others within the slug cache's TTL (link-cache.ts).
+        afterCommit: (link) => app.tracking.forget(link.slug),
+        poke: (link) => ({ client: link.userId }),
       });
-      // This instance answers the change at once; others within the slug cache's TTL (link-cache.ts).
-      app.tracking.forget(link.slug);
-      await app.events.poke(link.userId);
-      return { data: toStaffTrackingLink(link) };
+      return body;
     },
   );
 }

@@ -12,7 +12,7 @@ import { toContactReply, toContactRequest, toNotification, toNotificationRead, t
 import { createSignedLinks } from '../signed-links.ts';
 import { syncRequests } from '../sync-requests.ts';
 import { toTrackingLink } from '../tracking/links.ts';
-import { toBusinessSettings } from './business-settings.ts';
+import { toBusinessSettings } from '../services/business-settings.ts';
 
 /**
  * File kinds a user's replica holds: the general uploads the Files page lists, as GET /api/user/files does.

@@ -9,7 +9,7 @@ import { detailKey, tools, type ToolDefinition } from '../../domain/tools.ts';
 import type { Db } from '../db/client.ts';
 import { files, productRequests } from '../db/schema.ts';
 import { HttpError } from '../errors.ts';
-import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../plugins/idempotency.ts';
+import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../services/command-ids.ts';
 import { toRequest } from '../serialize.ts';
 import { isUploadedFile, type UploadedFile } from '../plugins/uploads.ts';
 import { type StoredFile, formatBytes } from '../storage.ts';

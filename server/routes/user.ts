@@ -6,7 +6,7 @@ import { ActiveStatusBody, InitialFormBody, Profile } from '../../domain/schemas
 import type { Db } from '../db/client.ts';
 import { userPresence, users } from '../db/schema.ts';
 import { HttpError } from '../errors.ts';
-import { settleInTransaction } from '../plugins/idempotency.ts';
+import { settleInTransaction } from '../services/command-ids.ts';
 import { toProfile } from '../serialize.ts';
 
 const ProfileEnvelope = z.object({ data: Profile });

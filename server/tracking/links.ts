@@ -3,12 +3,11 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { NewTrackingLinkBody, StaffTrackingLink, TrackingLink } from '../../domain/tracking.ts';
 import { requestRef } from '../../domain/tools.ts';
 import { TrackingSlug, trackingLinkReadyText } from '../../domain/tracking.ts';
-import { writeAudit } from '../audit.ts';
 import type { Db } from '../db/client.ts';
 import { trackingLinks } from '../db/schema.ts';
 import { conflict, notFound } from '../errors.ts';
-import { clientKeyConflict, insertOnce, keyReused } from '../plugins/idempotency.ts';
-import { type Actor, notifyUser, type RequestRow } from '../staff-writes.ts';
+import { clientKeyConflict, insertOnce, keyReused } from '../services/command-ids.ts';
+import { type Actor, type RequestRow, type StaffChange } from '../services/staff-write.ts';
 import { UUID } from '../storage.ts';
 
 export type TrackingLinkRow = typeof trackingLinks.$inferSelect;
@@ -50,9 +49,22 @@ export async function linksOfRequest(db: Db, requestId: string): Promise<Trackin
 }
 
 /**
- * Creates a link on a locked request. Only a Track Master request that is In Progress gets one: before,
- * the case is not started; after (Done, Rejected), nothing would look at the visits. A replay of the
- * same Idempotency-Key (insertOnce) finds the first link instead of adding a second one.
+ * Only a Track Master request that is In Progress gets a link: before, the case is not started; after
+ * (Done, Rejected), nothing would look at the visits.
+ */
+export function checkTrackingLinkRequest(request: RequestRow): void {
+  if (request.productRequestType !== 'TRACK_MASTER') {
+    throw conflict('NOT_TRACK_MASTER', 'Tracking links exist for Track Master requests only.');
+  }
+  if (request.status !== 'In Progress') {
+    throw conflict('ILLEGAL_STATUS', `Tracking links can be created while the request is In Progress; it is ${request.status}.`);
+  }
+}
+
+/**
+ * Creates a link on a locked request that checkTrackingLinkRequest let through. A replay of the same
+ * Idempotency-Key (insertOnce) finds the first link instead of adding a second one, with no second audit
+ * row or notification.
  */
 export async function createTrackingLink(
   tx: Db,
@@ -60,13 +72,7 @@ export async function createTrackingLink(
   body: NewTrackingLinkBody,
   actor: Actor,
   clientKey: string | null,
-): Promise<{ link: TrackingLinkRow; created: boolean }> {
-  if (request.productRequestType !== 'TRACK_MASTER') {
-    throw conflict('NOT_TRACK_MASTER', 'Tracking links exist for Track Master requests only.');
-  }
-  if (request.status !== 'In Progress') {
-    throw conflict('ILLEGAL_STATUS', `Tracking links can be created while the request is In Progress; it is ${request.status}.`);
-  }
+): Promise<StaffChange<TrackingLinkRow>> {
   const { row, created } = await insertOnce(
     clientKey,
     async (key) => (await tx.select().from(trackingLinks).where(and(eq(trackingLinks.createdBy, actor.uid), eq(trackingLinks.clientKey, key))))[0],
@@ -89,8 +95,10 @@ export async function createTrackingLink(
   );
   // A key that created a link on another request was not this request's (its claim was pruned since).
   if (row.requestId !== request.id) throw keyReused();
-  if (created) {
-    await writeAudit(tx, {
+  if (!created) return { done: row };
+  return {
+    done: row,
+    audit: {
       actor,
       action: 'tracking-link',
       entityType: 'tracking-link',
@@ -99,11 +107,10 @@ export async function createTrackingLink(
       requestId: row.requestId,
       before: null,
       after: { label: row.label, destination: row.destination, disabled: row.disabled },
-    });
+    },
     // The client has something to do with it: pass it on. Said once, not again on a replay.
-    await notifyUser(tx, row.userId, trackingLinkReadyText(row.label, requestRef(request)));
-  }
-  return { link: row, created };
+    notify: { userId: row.userId, message: trackingLinkReadyText(row.label, requestRef(request)) },
+  };
 }
 
 /** The link, locked until the transaction ends, so two staff writes on it run one after the other. */
@@ -118,22 +125,24 @@ export async function lockTrackingLink(tx: Db, id: string): Promise<TrackingLink
  * Disables or enables a link. Setting the state it already has changes nothing and writes no audit
  * row (a double click, or a colleague who did it first), and answers the link as it is.
  */
-export async function setTrackingLinkDisabled(tx: Db, row: TrackingLinkRow, disabled: boolean, actor: Actor): Promise<TrackingLinkRow> {
-  if (row.disabled === disabled) return row;
+export async function setTrackingLinkDisabled(tx: Db, row: TrackingLinkRow, disabled: boolean, actor: Actor): Promise<StaffChange<TrackingLinkRow>> {
+  if (row.disabled === disabled) return { done: row };
   const [updated] = await tx
     .update(trackingLinks)
     .set({ disabled, version: row.version + 1 })
     .where(eq(trackingLinks.id, row.id))
     .returning();
-  await writeAudit(tx, {
-    actor,
-    action: 'tracking-link',
-    entityType: 'tracking-link',
-    entityId: row.id,
-    subjectUid: row.userId,
-    requestId: row.requestId,
-    before: { disabled: row.disabled },
-    after: { disabled: updated.disabled },
-  });
-  return updated;
+  return {
+    done: updated,
+    audit: {
+      actor,
+      action: 'tracking-link',
+      entityType: 'tracking-link',
+      entityId: row.id,
+      subjectUid: row.userId,
+      requestId: row.requestId,
+      before: { disabled: row.disabled },
+      after: { disabled: updated.disabled },
+    },
+  };
 }

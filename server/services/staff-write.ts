@@ -1,0 +1,97 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type AuditRecord, writeAudit } from '../audit.ts';
+import type { Db } from '../db/client.ts';
+import { notifications, productRequests } from '../db/schema.ts';
+import { HttpError, notFound } from '../errors.ts';
+import { UUID } from '../storage.ts';
+import { settleInTransaction } from './command-ids.ts';
+
+/**
+ * What every staff write shares (routes/staff-actions.ts, routes/staff-support.ts, routes/staff-tracking.ts,
+ * routes/business-settings.ts): who acts, the row lock, the 400 a rule refuses with, the client's
+ * notification, and staffWrite, the one sequence each of them runs.
+ */
+
+export type Actor = AuditRecord['actor'];
+
+export function actorOf(request: FastifyRequest): Actor {
+  return { uid: request.user.uid, email: request.user.email };
+}
+
+/** A 400 VALIDATION_FAILED whose message starts with the field ("amount: …"). */
+export const validation = (message: string) => new HttpError(400, 'VALIDATION_FAILED', message);
+
+export type RequestRow = typeof productRequests.$inferSelect;
+
+/** The request, locked until the transaction ends, so two staff writes on it run one after the other. */
+export async function lockRequest(tx: Db, requestId: string): Promise<RequestRow> {
+  if (!UUID.test(requestId)) throw notFound('Request not found');
+  const [row] = await tx.select().from(productRequests).where(eq(productRequests.id, requestId)).for('update');
+  if (!row) throw notFound('Request not found');
+  return row;
+}
+
+/** A notification to one client, written in the transaction of the change it tells about. */
+export async function notifyUser(tx: Db, userId: string, message: string): Promise<void> {
+  await tx.insert(notifications).values({ userId, message });
+}
+
+/**
+ * What a staff write's change hands back: its result, and the audit row and client notification it calls
+ * for. A change that changes nothing (a rerun of a keyed command, a state it already has) leaves them out.
+ */
+export interface StaffChange<Done> {
+  done: Done;
+  audit?: AuditRecord;
+  notify?: { userId: string; message: string };
+}
+
+/**
+ * Who is poked once the write commits: a client (their streams and the staff streams), the staff streams
+ * only, or every stream (a row every user's feed carries).
+ */
+export type PokeTarget = { client: string } | 'staff' | 'everyone';
+
+export interface StaffWriteSteps<Locked, Done, Answer> {
+  /** Locks the row(s) the write changes, until the transaction ends. */
+  lock: (tx: Db) => Promise<Locked>;
+  /** The version check and every rule that refuses before anything is written, in the order the answers promise. */
+  check?: (tx: Db, locked: Locked, actor: Actor) => Promise<void> | void;
+  /** Writes the change; returns it with its audit row and notification, which staffWrite writes. */
+  change: (tx: Db, locked: Locked, actor: Actor) => Promise<StaffChange<Done>>;
+  /** The answer's status and body, stored with the command id's claim in the same transaction. */
+  status: number;
+  answer: (done: Done) => Answer;
+  /** What else follows the commit, before the poke (uploads kept, a cache told). */
+  afterCommit?: (done: Done) => void;
+  poke: (done: Done) => PokeTarget;
+}
+
+/**
+ * One staff write: lock → check (version, rules) → change → audit → notify → settle the command id, in one
+ * transaction, then the poke after the commit so the client's app pulls the change
+ * (docs/decisions/006-staff-workspace.md). Returns the answer's body, built once in the transaction.
+ */
+export async function staffWrite<Locked, Done, Answer>(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  steps: StaffWriteSteps<Locked, Done, Answer>,
+): Promise<{ done: Done; body: Answer }> {
+  const actor = actorOf(request);
+  const written = await app.db.transaction(async (tx) => {
+    const locked = await steps.lock(tx);
+    await steps.check?.(tx, locked, actor);
+    const { done, audit, notify } = await steps.change(tx, locked, actor);
+    if (audit) await writeAudit(tx, audit);
+    if (notify) await notifyUser(tx, notify.userId, notify.message);
+    const body = steps.answer(done);
+    await settleInTransaction(tx, request, steps.status, body);
+    return { done, body };
+  });
+  steps.afterCommit?.(written.done);
+  const target = steps.poke(written.done);
+  if (target === 'staff') await app.events.pokeStaff();
+  else await app.events.poke(target === 'everyone' ? null : target.client);
+  return written;
+}
