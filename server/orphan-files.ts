@@ -1,6 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import type { Db } from './db/client.ts';
 import { files } from './db/schema.ts';
+import { type PeriodicJob, startPeriodicJob } from './periodic-job.ts';
 import type { Storage } from './storage.ts';
 
 /**
@@ -25,16 +26,12 @@ export async function removeOrphanFiles(db: Db, storage: Storage, cutoff: number
   });
 }
 
-export interface OrphanSweep {
-  /** Clears the timer and waits for a run in progress, so the database is not closed under it. */
-  stop(): Promise<void>;
-}
+export type OrphanSweep = PeriodicJob;
 
 /**
  * Runs removeOrphanFiles at once and then every hour, leaving files written in the last
  * ORPHAN_GRACE_MS alone (they may be uploads in flight, on this instance or another one sharing the
- * store). The timer is unref'd; stop() clears it. Several instances may sweep at once: removing a
- * removed file is a no-op.
+ * store). Several instances may sweep at once: removing a removed file is a no-op.
  */
 export function startOrphanSweep(opts: {
   db: Db;
@@ -44,23 +41,11 @@ export function startOrphanSweep(opts: {
   graceMs?: number;
   everyMs?: number;
 }): OrphanSweep {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    // One run at a time: a tick during a slow run is skipped, not stacked.
-    running ??= removeOrphanFiles(opts.db, opts.storage, Date.now() - (opts.graceMs ?? ORPHAN_GRACE_MS))
-      .then((removed) => {
-        if (removed > 0) opts.onRemoved(removed);
-      })
-      .catch(opts.onError)
-      .finally(() => (running = undefined));
-  };
-  run();
-  const timer = setInterval(run, opts.everyMs ?? HOUR);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return startPeriodicJob(
+    async () => {
+      const removed = await removeOrphanFiles(opts.db, opts.storage, Date.now() - (opts.graceMs ?? ORPHAN_GRACE_MS));
+      if (removed > 0) opts.onRemoved(removed);
     },
-  };
+    { everyMs: opts.everyMs ?? HOUR, onError: opts.onError },
+  );
 }

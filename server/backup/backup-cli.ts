@@ -5,14 +5,14 @@
 // this script takes DATA_DIR's lock and opens it itself. With DATABASE_URL, the archive holds pg_dump's
 // dump, whose file_chunks table holds the stored files, and the manifest every file's SHA-256 in that snapshot.
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { request } from 'node:http';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
+import { createGzip, type Gzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { z } from 'zod';
 import { acquireDataDirLock, DataDirInUseError, liveDataDirHolder } from '../db/data-dir-lock.ts';
@@ -113,15 +113,7 @@ async function writeArchive(raw: Readable, archivePath: string, source: Omit<Man
       members,
       missingFiles,
     };
-    const body = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
-    await putMember(gzip, MANIFEST_MEMBER, body.length, body);
-    await put(gzip, tarEnd());
-    gzip.end();
-    await finished(file);
-    const handle = await open(partial, 'r+');
-    await handle.sync();
-    await handle.close();
-    renameSync(partial, archivePath);
+    await closeArchive(gzip, file, partial, archivePath, manifest);
     return manifest;
   } catch (err) {
     gzip.destroy();
@@ -129,6 +121,19 @@ async function writeArchive(raw: Readable, archivePath: string, source: Omit<Man
     rmSync(partial, { force: true });
     throw err;
   }
+}
+
+/** The manifest as the archive's last member, then the archive on disk (fsync) and moved to its name in one step. */
+async function closeArchive(gzip: Gzip, file: WriteStream, partial: string, archivePath: string, manifest: Manifest): Promise<void> {
+  const body = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+  await putMember(gzip, MANIFEST_MEMBER, body.length, body);
+  await put(gzip, tarEnd());
+  gzip.end();
+  await finished(file);
+  const handle = await open(partial, 'r+');
+  await handle.sync();
+  await handle.close();
+  renameSync(partial, archivePath);
 }
 
 /** DATABASE_URL: pg_dump of one snapshot, in which the rows were also counted and the stored files hashed. */
@@ -145,15 +150,7 @@ async function writePostgresArchive(url: string, archivePath: string): Promise<M
     const file = createWriteStream(partial, { flags: 'wx', mode: 0o600 });
     gzip.pipe(file);
     await putMember(gzip, POSTGRES_MEMBER, manifest.members[0].size, createReadStream(dumpFile));
-    const body = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
-    await putMember(gzip, MANIFEST_MEMBER, body.length, body);
-    await put(gzip, tarEnd());
-    gzip.end();
-    await finished(file);
-    const handle = await open(partial, 'r+');
-    await handle.sync();
-    await handle.close();
-    renameSync(partial, archivePath);
+    await closeArchive(gzip, file, partial, archivePath, manifest);
     return manifest;
   } catch (err) {
     rmSync(partial, { force: true });

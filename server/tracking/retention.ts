@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { type PeriodicJob, startPeriodicJob } from '../periodic-job.ts';
 
 /**
  * Visits are personal data of whoever opened the link (often, but not always, the scammer). They are
@@ -42,17 +43,13 @@ export async function deleteExpiredVisits(db: Db, days: number, now: Date = new 
   });
 }
 
-export interface RetentionJob {
-  /** Clears the timer and waits for a run in progress, so the database is not closed under it. */
-  stop(): Promise<void>;
-}
+export type RetentionJob = PeriodicJob;
 
 const HOUR = 60 * 60 * 1000;
 
 /**
- * Runs deleteExpiredVisits at start and then every hour. The timer is unref'd (it never keeps the
- * process alive) and stop() clears it; the app calls stop() on close. Several instances may run it
- * at once: the DELETE is idempotent, the second finds nothing.
+ * Runs deleteExpiredVisits at start and then every hour; the app calls stop() on close. Several instances may
+ * run it at once: the DELETE is idempotent, the second finds nothing.
  */
 export function startRetentionJob(opts: {
   db: Db;
@@ -61,23 +58,11 @@ export function startRetentionJob(opts: {
   onError: (err: unknown) => void;
   everyMs?: number;
 }): RetentionJob {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    // One run at a time: an hourly tick during a slow run is skipped, not stacked.
-    running ??= deleteExpiredVisits(opts.db, opts.days)
-      .then(async (result) => {
-        if (result.deleted > 0) await opts.onDeleted(result);
-      })
-      .catch(opts.onError)
-      .finally(() => (running = undefined));
-  };
-  run();
-  const timer = setInterval(run, opts.everyMs ?? HOUR);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return startPeriodicJob(
+    async () => {
+      const result = await deleteExpiredVisits(opts.db, opts.days);
+      if (result.deleted > 0) await opts.onDeleted(result);
     },
-  };
+    { everyMs: opts.everyMs ?? HOUR, onError: opts.onError },
+  );
 }
