@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -148,13 +147,17 @@ export function createDiskStorage(dir: string, maxBytes: number): Storage {
         throw err;
       });
       await dirReady;
+      // Opened before the pipeline starts: a stream that opens its file by itself may still be opening it when a
+      // refusal (the first bytes' type) ends the pipeline, and would then create the file after it was removed.
+      const handle = await open(incoming, 'wx');
       try {
         // Straight from the checking generator into the file: each chunk is pulled only when the file takes it.
         // flush: the stream fsyncs the file before closing it, so the bytes are on the disk when the pipeline ends.
-        await pipeline(checkedBytes(source, originalName, maxBytes, facts), createWriteStream(incoming, { flags: 'wx', flush: true }));
+        await pipeline(checkedBytes(source, originalName, maxBytes, facts), handle.createWriteStream({ flush: true }));
         await rename(incoming, fileOf(storedName));
         await syncDir(dir);
       } catch (err) {
+        await handle.close().catch(() => undefined);
         await rm(incoming, { force: true });
         await rm(fileOf(storedName), { force: true });
         throw err;
