@@ -67,6 +67,7 @@ async function waitUntil(what: string, ms: number, check: () => Promise<string[]
     const left = await check();
     if (left.length === 0) return;
     if (Date.now() > deadline) throw new Error(`${what}: still ${left.join(', ')} after ${ms / 1000} s`);
+    // The poll's interval: processes ending and ports closing raise no event this test can wait on.
     await new Promise((r) => setTimeout(r, 200));
   }
 }

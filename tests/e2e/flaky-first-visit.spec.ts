@@ -72,6 +72,7 @@ test("the sign-in screen's own code lost on the way: no blank page, it says so, 
   await page.setViewportSize(PHONE);
   await shot(page, 'flaky-first-visit-login-code-375');
   await page.setViewportSize(DESKTOP);
+  // The outage itself (the scenario's 2 s offline), not a wait for something: nothing to observe ends it.
   await page.waitForTimeout(OUTAGE_MS);
   await context.setOffline(false);
   // The app's own screen replaces the static card by itself once its code arrives (no reload by hand).
@@ -100,6 +101,7 @@ test('the Auth SDK and workbox-window lost on the way: the form says "Connection
   await page.setViewportSize(PHONE);
   await shot(page, 'flaky-first-visit-auth-sdk-375');
   await page.setViewportSize(DESKTOP);
+  // The outage itself (the scenario's 2 s offline), not a wait for something: nothing to observe ends it.
   await page.waitForTimeout(OUTAGE_MS);
   await context.setOffline(false);
   // Sign In right away: the SDK may still be on its way; the sign-in waits for it rather than fail.
@@ -119,6 +121,7 @@ test("a signed-in screen's code lost on the way: the shell stays, says so, and t
   // Not blank: the signed-in shell is still there around the screen that is on its way.
   await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
   await shot(page, 'flaky-first-visit-screen-code-1280');
+  // The outage itself (the scenario's 2 s offline), not a wait for something: nothing to observe ends it.
   await page.waitForTimeout(OUTAGE_MS);
   await context.setOffline(false);
   await expect(page.getByRole('heading', { name: 'Case file' })).toBeVisible({ timeout: 30_000 });
