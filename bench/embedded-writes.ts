@@ -14,14 +14,11 @@ import { syncBuiltinESMExports } from 'node:module';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
 import { buildApp } from '../server/app.ts';
 import type { Services } from '../server/compose.ts';
 import { openServices } from '../server/compose.ts';
-import type { Database, Db } from '../server/db/client.ts';
+import { openDatabase } from '../server/db/client.ts';
 import { durablePgliteOptions } from '../server/db/durable-pglite.ts';
-import * as schema from '../server/db/schema.ts';
 import { createEvents } from '../server/events.ts';
 import type { IdentityProvider } from '../server/firebase.ts';
 import { createDiskStorage } from '../server/storage.ts';
@@ -97,22 +94,8 @@ function stubIdentity(): IdentityProvider {
 /** The server's services as they were before durable commits: PGlite's own defaults under DATA_DIR. */
 async function servicesOnDefaultPglite(dataDir: string): Promise<Services> {
   const config = testConfig(dataDir);
-  const client = new PGlite(config.pgliteDir);
-  await client.waitReady;
-  const db = drizzle(client, { schema }) as unknown as Db;
-  await migrate(db as never, { migrationsFolder: path.join(import.meta.dirname, '..', 'server', 'db', 'migrations') });
-  const database: Database = {
-    db,
-    kind: 'pglite',
-    async listen(channel, onPayload) {
-      const unsub = await client.listen(channel, onPayload);
-      return async () => unsub();
-    },
-    async notify(channel, payload) {
-      await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
-    },
-    close: () => client.close(),
-  };
+  const database = await openDatabase({ pgliteDir: config.pgliteDir, pgliteFsync: false });
+  const db = database.db;
   const events = await createEvents(database);
   const identity = stubIdentity();
   return {

@@ -45,16 +45,20 @@ export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectMs: 5_000, statementM
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** PGlite under dataDir by default; PostgreSQL when a URL is given. Same schema, same migrations. */
-export async function openDatabase(opts: { url?: string; pgliteDir?: string; timeouts?: Partial<DatabaseTimeouts> }): Promise<Database> {
-  return opts.url ? openPostgres(opts.url, { ...DEFAULT_TIMEOUTS, ...opts.timeouts }) : openPglite(opts.pgliteDir);
+/**
+ * `pgliteFsync: false` opens PGlite with its own defaults (no fsync at all, decision 021): only the bench that
+ * measures what durable commits cost uses it.
+ */
+export async function openDatabase(opts: { url?: string; pgliteDir?: string; timeouts?: Partial<DatabaseTimeouts>; pgliteFsync?: boolean }): Promise<Database> {
+  return opts.url ? openPostgres(opts.url, { ...DEFAULT_TIMEOUTS, ...opts.timeouts }) : openPglite(opts.pgliteDir, opts.pgliteFsync ?? true);
 }
 
-async function openPglite(dir?: string): Promise<Database> {
+async function openPglite(dir: string | undefined, fsync: boolean): Promise<Database> {
   let client: PGlite;
   let db: Db;
   try {
     if (dir) mkdirSync(dir, { recursive: true });
-    client = dir ? await openDurablePglite(dir) : new PGlite();
+    client = !dir ? new PGlite() : fsync ? await openDurablePglite(dir) : new PGlite(dir);
     await client.waitReady;
     db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
