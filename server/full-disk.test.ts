@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_FULL_MESSAGE } from './service-faults.ts';
-import { createTestApp, defined, type TestApp, type TestUser } from './test-helper.ts';
+import { createTestApp, type TestApp, type TestUser, uploadText } from './test-helper.ts';
 
 /**
  * A real full disk: a small tmpfs, filled to the last byte. Mounting needs root (and a kernel that lets
@@ -64,17 +64,7 @@ describe.skipIf(!!skip)('a real full disk', () => {
     });
     afterAll(() => t?.close());
 
-    async function upload(key: string) {
-      const form = new FormData();
-      form.append('files', new Blob(['the evidence'], { type: 'text/plain' }), 'evidence.txt');
-      const res = new Response(form);
-      return t.app.inject({
-        method: 'POST',
-        url: '/api/user/files',
-        headers: { ...alice.headers, 'idempotency-key': key, 'content-type': defined(res.headers.get('content-type'), 'a multipart type') },
-        payload: Buffer.from(await res.arrayBuffer()),
-      });
-    }
+    const upload = (key: string) => uploadText(t, alice, key, 'the evidence');
     const health = () => t.app.inject({ method: 'GET', url: '/api/health' });
 
     it('an upload gets 507 in words and health 503 while the disk is full; both recover once space is freed', async () => {

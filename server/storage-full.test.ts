@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_FULL_MESSAGE } from './service-faults.ts';
 import type { Storage } from './storage.ts';
-import { backends, createTestApp, defined, type TestApp, type TestUser } from './test-helper.ts';
+import { backends, createTestApp, type TestApp, type TestUser, uploadText } from './test-helper.ts';
 
 /** The error a file system gives a write on a full disk. */
 function noSpaceLeft(): NodeJS.ErrnoException {
@@ -37,17 +37,7 @@ describe.each(backends())('a full disk (%s)', (backend) => {
   });
   afterAll(() => t?.close());
 
-  async function upload(key: string, text: string) {
-    const form = new FormData();
-    form.append('files', new Blob([text], { type: 'text/plain' }), 'evidence.txt');
-    const res = new Response(form);
-    return t.app.inject({
-      method: 'POST',
-      url: '/api/user/files',
-      headers: { ...alice.headers, 'idempotency-key': key, 'content-type': defined(res.headers.get('content-type'), 'a multipart type') },
-      payload: Buffer.from(await res.arrayBuffer()),
-    });
-  }
+  const upload = (key: string, text: string) => uploadText(t, alice, key, text);
   const health = () => t.app.inject({ method: 'GET', url: '/api/health' });
 
   it('refuses an upload with 507 in words, health says storage is not writable, reads go on, and writes resume once space is freed', async () => {

@@ -121,6 +121,19 @@ export async function createTestApp(
   };
 }
 
+/** A general upload of one small text file, as the app sends it (multipart, keyed by its command id). */
+export async function uploadText(t: TestApp, user: TestUser, key: string, text: string) {
+  const form = new FormData();
+  form.append('files', new Blob([text], { type: 'text/plain' }), 'evidence.txt');
+  const res = new Response(form);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/user/files',
+    headers: { ...user.headers, 'idempotency-key': key, 'content-type': defined(res.headers.get('content-type'), 'a multipart type') },
+    payload: Buffer.from(await res.arrayBuffer()),
+  });
+}
+
 export async function signUp(emulatorHost: string, email: string, password: string): Promise<{ idToken: string; localId: string }> {
   const call = (method: 'signUp' | 'signInWithPassword') =>
     fetch(`http://${emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=fake-api-key`, {
