@@ -1,12 +1,9 @@
-// End-to-end tests: real Chromium against the same stack `npm start` runs, on its own ports
-// (API 8181, Auth emulator 9299) and a fresh data dir; see tests/e2e/global-setup.ts.
+// End-to-end tests: real Chromium against the same stack `npm start` runs, one stack per worker on its own
+// ports (API 8181 + n, Auth emulator 9299 + n) and a fresh data dir; see tests/e2e/global-setup.ts.
 // Which Chromium (CHROMIUM_PATH, the system's, or the npm-shipped one; TEST_BINARIES): tests/support/chromium.ts.
 import { defineConfig } from '@playwright/test';
+import { E2E_PORT, E2E_WORKERS, stackIndex } from './tests/e2e/support/stack.ts';
 import { resolveChromium } from './tests/support/chromium.ts';
-
-// Overridable so several test runs can share one machine.
-export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
-export const E2E_AUTH_PORT = Number(process.env.E2E_AUTH_PORT ?? 9299);
 
 // Evaluated by the runner and again by each worker; the bundled build is unpacked once and reused.
 const browser = await resolveChromium();
@@ -16,7 +13,8 @@ export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'tests/output/results',
   globalSetup: './tests/e2e/global-setup.ts',
-  workers: 1,
+  workers: E2E_WORKERS,
+  // A spec's tests run in order in one worker (several build on the one before); specs run side by side.
   fullyParallel: false,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: !!process.env.CI,
@@ -24,7 +22,8 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [['list'], ['html', { outputFolder: 'tests/output/report', open: 'never' }]],
   use: {
-    baseURL: `http://localhost:${E2E_PORT}`,
+    // Read again in each worker: its own stack.
+    baseURL: `http://localhost:${E2E_PORT + stackIndex()}`,
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions: {
@@ -33,5 +32,9 @@ export default defineConfig({
       ...(browser.env ? { env: browser.env } : {}),
     },
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } }],
+  projects: [
+    { name: 'chromium', testIgnore: /update\.spec\.ts$/, use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } },
+    // A new deployment rebuilds dist/, which every stack serves: it runs alone, after everything else.
+    { name: 'deployment', testMatch: /update\.spec\.ts$/, dependencies: ['chromium'], use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } },
+  ],
 });

@@ -22,7 +22,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // One PGlite per file; files run in parallel on the 2 cores.
+          // One PGlite per file. Files run three at a time (--maxWorkers=3 in package.json: vitest's own default
+          // is one fewer than the cores, a single worker here): much of a server test's time is spent waiting on
+          // fsync, child processes and sockets, so a third file fills the cores' idle time.
           fileParallelism: true,
         },
       },

@@ -92,6 +92,11 @@ async function openStream(base: string, token: string) {
  * neither has an event to wait for. Longer than the coalescing window, so a poke that was going to go out
  * has gone.
  */
+/**
+ * A poke that must not come has nothing to wait on: these checks give it longer than the server takes to send one
+ * (a burst is held for its coalescing window, then written at once) before counting. The other use spaces two
+ * pokes further apart than that window, so they are two.
+ */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function baseUrl(app: FastifyInstance): string {

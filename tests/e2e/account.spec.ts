@@ -4,6 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';
 import { nameFromEmail } from '../../src/lib/display-name.ts';
 import { createEmulatorUser, DEMO, readOobCodes, shot, signIn } from './support/fixtures.ts';
+import { waitForServiceWorker } from './support/offline.ts';
 
 const freshEmail = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@demo.test`;
 
@@ -56,6 +57,9 @@ test.describe('login', () => {
     await page.getByLabel('Email', { exact: true }).fill(DEMO.client.email);
     await page.getByLabel('Password', { exact: true }).fill(DEMO.client.password);
     await shot(page, 'account-login-375');
+    // The app's own form, not the first paint's: a sign-in typed before the app took over waits for the
+    // connection instead (flaky-first-visit.spec.ts).
+    await expect(page.locator('[data-first-paint]')).toHaveCount(0);
     await context.setOffline(true);
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page.getByText(texts.needsConnection)).toBeVisible();
@@ -293,7 +297,8 @@ test('the shell at 1280px and at 375px with the drawer open', async ({ page }) =
   const drawer = page.getByRole('dialog');
   await expect(drawer.getByRole('navigation', { name: 'User menu' })).toBeVisible();
   await expect(drawer.getByRole('button', { name: 'Upload Files' })).toBeVisible();
-  await page.waitForTimeout(400); // the slide-in animation
+  // The screenshot shows the drawer where it stops: its slide-in has finished.
+  await drawer.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
   await shot(page, 'account-shell-375-drawer');
 });
 
@@ -301,15 +306,8 @@ test('after one successful load, a reload offline still shows the shell with the
   await signIn(page, DEMO.client.email, DEMO.client.password);
   await expectShell(page, 'Dana Client');
   // The service worker must control the page before it can answer the offline reload.
-  const controlled = await page
-    .evaluate(async () => {
-      if (!('serviceWorker' in navigator)) return false;
-      await Promise.race([navigator.serviceWorker.ready, new Promise((r) => setTimeout(r, 15_000))]);
-      if (!navigator.serviceWorker.controller) await new Promise((r) => setTimeout(r, 1_000));
-      return !!navigator.serviceWorker.controller || !!(await navigator.serviceWorker.getRegistration());
-    })
-    .catch(() => false);
-  expect(controlled, 'a service worker is registered').toBe(true);
+  await waitForServiceWorker(page);
+  expect(await page.evaluate(() => !!navigator.serviceWorker.controller), 'a service worker controls the page').toBe(true);
   await context.setOffline(true);
   await page.reload();
   await expectShell(page, 'Dana Client');

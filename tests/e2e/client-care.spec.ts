@@ -170,6 +170,7 @@ test('quick exit: the button and Escape twice replace the portal, and Back does 
   await page.keyboard.press('Escape'); // closes the dialog
   await expect(dialog).toHaveCount(0);
   await page.keyboard.press('Escape'); // the first that counts
+  // A wrong exit would navigate away at once; nothing signals that it did not, so the check waits a moment.
   await page.waitForTimeout(100);
   expect(onPortal(page)).toBe(true);
   await page.keyboard.press('Escape');

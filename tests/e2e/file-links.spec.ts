@@ -98,6 +98,7 @@ test('a table page of 50 requests asks for no file link on load, and for one whe
   const file = await saved;
   expect(file.suggestedFilename()).toBe('final-report.pdf');
   expect(await file.failure()).toBeNull();
+  // A second link request would follow the download; nothing signals that none is coming, so the check waits a moment.
   await page.waitForTimeout(500);
   expect(fileLinkCalls.map((r) => new URL(r.url()).pathname)).toEqual([`/api/track-master/${paidId}/file`]);
 });

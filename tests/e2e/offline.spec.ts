@@ -144,6 +144,7 @@ test('a message whose answer was lost after commit is resent and not duplicated'
   await expect(contactRow(page, `Lost ${stamp}`)).toHaveCount(1);
   await expect(page.getByRole('button', { name: /Outbox:/ })).toBeHidden();
   await setFaults({ dropAfterCommitRate: 0 });
+  // A duplicate could only come from a resend still on its way; nothing signals that none is, so the count waits a moment.
   await page.waitForTimeout(2_000);
   expect((await dbCounts(stamp)).contact).toEqual({ total: 1, distinct: 1 });
 });

@@ -1,7 +1,7 @@
 // A new deployment shows "A new version is available" (never on a first visit),
 // and Reload brings the new version. The deployment is a real rebuild of dist/ with another version
 // label while the stack keeps serving; dist/ is rebuilt with the normal label afterwards.
-// Runs last (file order), since it replaces the build the other tests use.
+// Runs alone after every other spec (its own project in playwright.config.ts), since it replaces the build they use.
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';

@@ -1,13 +1,15 @@
-// Helpers shared by the e2e tests. The stack's addresses come from global-setup.ts through env.
+// Helpers shared by the e2e tests. The addresses of this worker's stack come from global-setup.ts through env.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { ROOT } from '../../../scripts/emulator.ts';
+import { E2E_AUTH_PORT, E2E_PORT, stackEnvNames, stackIndex } from './stack.ts';
 
 export const PROJECT_ID = 'demo-portal';
-export const baseUrl = () => process.env.E2E_BASE_URL ?? 'http://localhost:8181';
-export const authHost = () => process.env.E2E_AUTH_HOST ?? '127.0.0.1:9299';
-export const dataDir = () => process.env.E2E_DATA_DIR ?? '';
+const stack = () => stackEnvNames(stackIndex());
+export const baseUrl = () => process.env[stack().baseUrl] ?? `http://localhost:${E2E_PORT + stackIndex()}`;
+export const authHost = () => process.env[stack().authHost] ?? `127.0.0.1:${E2E_AUTH_PORT + stackIndex()}`;
+export const dataDir = () => process.env[stack().dataDir] ?? '';
 
 export const DEMO = {
   admin: { email: 'admin@demo.test', password: 'Admin#2026' },
