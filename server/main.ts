@@ -4,7 +4,7 @@ import { openServices } from './compose.ts';
 import { loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { pruneIdempotencyKeys } from './plugins/idempotency.ts';
-import { diskFullMessage, isOutOfSpace } from './service-faults.ts';
+import { diskFullMessage, isOutOfSpace } from './platform/service-faults.ts';
 import { ipDataLoadStats, loadIpLookup } from './tracking/ip-lookup.ts';
 
 const config = loadConfig();

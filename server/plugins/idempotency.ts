@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { isUploadedFile } from './uploads.ts';
 import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../platform/errors.ts';
 import { keyReused } from '../services/command-ids.ts';
 
 export const KEY_TTL_DAYS = 30;

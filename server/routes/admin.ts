@@ -3,12 +3,12 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ExistingUserBody, NewUserBody, Profile } from '../../domain/schemas.ts';
-import type { AuditRecord } from '../audit.ts';
+import type { AuditRecord } from '../services/audit.ts';
 import { users } from '../db/schema.ts';
-import { HttpError, notFound } from '../errors.ts';
+import { HttpError, notFound } from '../platform/errors.ts';
 import { settleInTransaction } from '../services/command-ids.ts';
 import { staffWrite } from '../services/staff-write.ts';
-import { toProfile } from '../serialize.ts';
+import { toProfile } from '../serialize/rows.ts';
 
 /**
  * Admin: Create User. POST /admin/users makes a new lead (Firebase account + profile) and emails the

@@ -5,7 +5,7 @@ import { BUSINESS_SETTINGS_ID, BusinessSettings, BusinessSettingsBody, type Busi
 import { envelope } from '../../domain/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { businessSettings } from '../db/schema.ts';
-import { conflict } from '../errors.ts';
+import { conflict } from '../platform/errors.ts';
 import { toBusinessSettings } from '../services/business-settings.ts';
 import { staffWrite } from '../services/staff-write.ts';
 

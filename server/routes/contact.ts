@@ -5,10 +5,10 @@ import { z } from 'zod';
 import { ContactBody, ContactReply, ContactRequest, envelope, NotCrmExistsBody, ReplyBody } from '../../domain/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { contactReplies, contactRequests, users } from '../db/schema.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../platform/errors.ts';
 import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../services/command-ids.ts';
-import { toContactReply, toContactRequest } from '../serialize-messages.ts';
-import { UUID } from '../storage.ts';
+import { toContactReply, toContactRequest } from '../serialize/messages.ts';
+import { UUID } from '../files/storage.ts';
 
 const ThreadParams = z.object({ threadId: z.string().max(100) });
 const ThreadWithReplies = z.object({ thread: ContactRequest, replies: z.array(ContactReply) });

@@ -5,11 +5,11 @@ import { z } from 'zod';
 import { envelope, UserFile } from '../../domain/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { files, userAttachments } from '../db/schema.ts';
-import { HttpError, notFound } from '../errors.ts';
-import { toUserFile } from '../serialize-messages.ts';
+import { HttpError, notFound } from '../platform/errors.ts';
+import { toUserFile } from '../serialize/messages.ts';
 import { clientKeyOf, insertOnce, settleInTransaction } from '../services/command-ids.ts';
 import { UploadedFile } from '../plugins/uploads.ts';
-import { UUID, formatBytes, sendStoredFile } from '../storage.ts';
+import { UUID, formatBytes, sendStoredFile } from '../files/storage.ts';
 
 /** One part named `files` arrives as an object, several as an array. A text part named `files` is refused. */
 const UploadBody = z.object({

@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
-import { HttpError } from '../errors.ts';
-import { RETRY_AFTER_SECONDS } from '../service-faults.ts';
-import type { Storage } from '../storage.ts';
+import { HttpError } from '../platform/errors.ts';
+import { RETRY_AFTER_SECONDS } from '../platform/service-faults.ts';
+import type { Storage } from '../files/storage.ts';
 
 /** A probe that has not answered by then counts as failed: a load balancer's check must not hang. */
 const PROBE_TIMEOUT_MS = 2_000;

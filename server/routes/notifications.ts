@@ -4,12 +4,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NotificationRead, NotificationReadBody } from '../../domain/notification-reads.ts';
 import { envelope, NotificationBody, NotificationItem } from '../../domain/schemas.ts';
-import type { AuditRecord } from '../audit.ts';
+import type { AuditRecord } from '../services/audit.ts';
 import { notificationReads, notifications, users } from '../db/schema.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../platform/errors.ts';
 import { settleInTransaction } from '../services/command-ids.ts';
 import { staffWrite } from '../services/staff-write.ts';
-import { toNotification, toNotificationRead } from '../serialize-messages.ts';
+import { toNotification, toNotificationRead } from '../serialize/messages.ts';
 
 const UserIdParams = z.strictObject({
   userId: z.string().trim().min(1, 'userId is required').max(128, 'userId must be at most 128 characters'),

@@ -7,11 +7,11 @@ import { texts } from '../../domain/texts.ts';
 import { findTool, toolByBackendName, ToolNameBackendSchema, tools, type ToolDefinition } from '../../domain/tools.ts';
 import { deals, files, productRequests, refunds, visits } from '../db/schema.ts';
 import type { Db } from '../db/client.ts';
-import { HttpError, notFound } from '../errors.ts';
+import { HttpError, notFound } from '../platform/errors.ts';
 import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../services/command-ids.ts';
-import { isFullyPaid, toDeal, toRefund, toRequest, toVisit } from '../serialize.ts';
-import { createSignedLinks } from '../signed-links.ts';
-import { UUID, sendStoredFile } from '../storage.ts';
+import { isFullyPaid, toDeal, toRefund, toRequest, toVisit } from '../serialize/rows.ts';
+import { createSignedLinks } from '../files/signed-links.ts';
+import { UUID, sendStoredFile } from '../files/storage.ts';
 
 const REFUNDABLE = new Set(['In Progress', 'Done']);
 /** Live Details shows at least this many placeholder rows before payment in full. */

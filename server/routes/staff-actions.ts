@@ -20,16 +20,16 @@ import {
   Version,
 } from '../../domain/staff.ts';
 import { findTool, requestName, toolByBackendName } from '../../domain/tools.ts';
-import type { AuditRecord } from '../audit.ts';
+import type { AuditRecord } from '../services/audit.ts';
 import type { Db } from '../db/client.ts';
 import { deals, files, productRequests, userPresence, users } from '../db/schema.ts';
-import { conflict, HttpError, notFound } from '../errors.ts';
-import { renderInvoicePdf } from '../invoices.ts';
-import { clientName, isFullyPaid, leftToPayCents, toStaffClient, toStaffDeal, toStaffRequest } from '../serialize.ts';
-import { createSignedLinks } from '../signed-links.ts';
+import { conflict, HttpError, notFound } from '../platform/errors.ts';
+import { renderInvoicePdf } from '../files/invoices.ts';
+import { clientName, isFullyPaid, leftToPayCents, toStaffClient, toStaffDeal, toStaffRequest } from '../serialize/rows.ts';
+import { createSignedLinks } from '../files/signed-links.ts';
 import { type Actor, lockRequest, type RequestRow, type StaffChange, staffWrite, validation } from '../services/staff-write.ts';
 import { UploadedFile } from '../plugins/uploads.ts';
-import { formatBytes, type StoredFile } from '../storage.ts';
+import { formatBytes, type StoredFile } from '../files/storage.ts';
 
 type UserRow = typeof users.$inferSelect;
 type DealRow = typeof deals.$inferSelect;

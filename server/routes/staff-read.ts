@@ -21,12 +21,12 @@ import { queueTabs } from '../../domain/queue-tabs.ts';
 import { envelope } from '../../domain/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { contactRequests, files, productRequests, refunds, users } from '../db/schema.ts';
-import { HttpError, notFound } from '../errors.ts';
-import { clientName, leftToPayCents } from '../serialize.ts';
-import { clientFile, isAwaitingReply, isLead, isUndecidedRefund, queueCounts, requestFile } from '../staff-files.ts';
-import { createSignedLinks } from '../signed-links.ts';
-import { UUID, sendStoredFile } from '../storage.ts';
-import { recordWatch } from '../watches.ts';
+import { HttpError, notFound } from '../platform/errors.ts';
+import { clientName, leftToPayCents } from '../serialize/rows.ts';
+import { clientFile, isAwaitingReply, isLead, isUndecidedRefund, queueCounts, requestFile } from '../services/staff-pages.ts';
+import { createSignedLinks } from '../files/signed-links.ts';
+import { UUID, sendStoredFile } from '../files/storage.ts';
+import { recordWatch } from '../services/watches.ts';
 
 /** PostgreSQL text cannot hold a NUL character: refused here, it would otherwise be a database error. */
 const noNul = (name: string) => [(v: string) => !v.includes('\0'), `${name} must not contain a NUL character`] as const;
@@ -70,7 +70,7 @@ export async function staffReadRoutes(app: FastifyInstance) {
     { ...staff, schema: { tags: ['staff'], summary: "A client's whole file", params: ClientParams, response: { 200: envelope(ClientFile) } } },
     async (request) => {
       const file = await clientFile(app.db, links, request.params.uid);
-      // Opened pages stay in this staff member's offline replica (server/watches.ts); a 404 opened nothing.
+      // Opened pages stay in this staff member's offline replica (server/services/watches.ts); a 404 opened nothing.
       await recordWatch(app.db, { staffUid: request.user.uid, kind: 'client', entityId: file.client.uid, subjectUid: file.client.uid });
       return { data: file };
     },

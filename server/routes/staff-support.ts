@@ -7,16 +7,16 @@ import { type Cents, cents, centsFromDollars, dollarsOrNull } from '../../domain
 import { envelope, ReplyBody } from '../../domain/schemas.ts';
 import { NoteBody, RefundDecisionBody, StaffNote, StaffRefund, StaffThread, ThreadStatusBody } from '../../domain/staff.ts';
 import { requestName, toolByBackendName } from '../../domain/tools.ts';
-import type { AuditRecord } from '../audit.ts';
+import type { AuditRecord } from '../services/audit.ts';
 import type { Db } from '../db/client.ts';
 import { contactReplies, contactRequests, productRequests, refunds, staffNotes, users } from '../db/schema.ts';
-import { conflict, notFound } from '../errors.ts';
+import { conflict, notFound } from '../platform/errors.ts';
 import { clientKeyConflict, clientKeyOf, insertOnce, keyReused } from '../services/command-ids.ts';
-import { toStaffNote } from '../serialize-messages.ts';
-import { toStaffRefund } from '../serialize.ts';
-import { staffThread } from '../staff-files.ts';
+import { toStaffNote } from '../serialize/messages.ts';
+import { toStaffRefund } from '../serialize/rows.ts';
+import { staffThread } from '../services/staff-pages.ts';
 import { type Actor, lockRequest, type StaffChange, staffWrite, validation } from '../services/staff-write.ts';
-import { UUID } from '../storage.ts';
+import { UUID } from '../files/storage.ts';
 
 type ThreadRow = typeof contactRequests.$inferSelect;
 type RefundRow = typeof refunds.$inferSelect;

@@ -8,11 +8,11 @@ import { fileFields, toolSubmissionSchema } from '../../domain/tool-schemas.ts';
 import { detailKey, tools, type ToolDefinition } from '../../domain/tools.ts';
 import type { Db } from '../db/client.ts';
 import { files, productRequests } from '../db/schema.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../platform/errors.ts';
 import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../services/command-ids.ts';
-import { toRequest } from '../serialize.ts';
+import { toRequest } from '../serialize/rows.ts';
 import { isUploadedFile, type UploadedFile } from '../plugins/uploads.ts';
-import { type StoredFile, formatBytes } from '../storage.ts';
+import { type StoredFile, formatBytes } from '../files/storage.ts';
 
 const unknownFieldError = (tool: ToolDefinition) => (issue: { code?: string; keys?: string[] }) =>
   issue.code === 'unrecognized_keys' && issue.keys

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { ActiveStatusBody, InitialFormBody, Profile } from '../../domain/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { userPresence, users } from '../db/schema.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../platform/errors.ts';
 import { settleInTransaction } from '../services/command-ids.ts';
-import { toProfile } from '../serialize.ts';
+import { toProfile } from '../serialize/rows.ts';
 
 const ProfileEnvelope = z.object({ data: Profile });
 

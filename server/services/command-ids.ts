@@ -3,7 +3,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../platform/errors.ts';
 
 /**
  * Command ids: the Idempotency-Key a client sends with each outbox command, once the idempotency plugin

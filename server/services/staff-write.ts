@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type AuditRecord, writeAudit } from '../audit.ts';
+import { type AuditRecord, writeAudit } from './audit.ts';
 import type { Db } from '../db/client.ts';
 import { notifications, productRequests } from '../db/schema.ts';
-import { HttpError, notFound } from '../errors.ts';
-import { UUID } from '../storage.ts';
+import { HttpError, notFound } from '../platform/errors.ts';
+import { UUID } from '../files/storage.ts';
 import { settleInTransaction } from './command-ids.ts';
 
 /**

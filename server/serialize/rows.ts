@@ -1,11 +1,11 @@
-import { type Cents, cents, dollarsFromCents, dollarsOrNull } from '../domain/money.ts';
-import type { Deal, ProductRequest, Profile, RefundRequest, Visit } from '../domain/schemas.ts';
-import type { StaffClient, StaffDeal, StaffFile, StaffRefund, StaffRequest } from '../domain/staff.ts';
-import type { deals, files, productRequests, refunds, users, visits } from './db/schema.ts';
+import { type Cents, cents, dollarsFromCents, dollarsOrNull } from '../../domain/money.ts';
+import type { Deal, ProductRequest, Profile, RefundRequest, Visit } from '../../domain/schemas.ts';
+import type { StaffClient, StaffDeal, StaffFile, StaffRefund, StaffRequest } from '../../domain/staff.ts';
+import type { deals, files, productRequests, refunds, users, visits } from '../db/schema.ts';
 import type { RequestExtras } from './request-extras.ts';
-import { toUserFile } from './serialize-messages.ts';
-import { isoTime as iso } from './iso-time.ts';
-import { INVOICE_LINK_TTL_MS, type SignedLinks } from './signed-links.ts';
+import { toUserFile } from './messages.ts';
+import { isoTime as iso } from '../platform/iso-time.ts';
+import { INVOICE_LINK_TTL_MS, type SignedLinks } from '../files/signed-links.ts';
 
 /**
  * Row → API shape. Kept in one place so the REST answers and the sync feed can never disagree.
@@ -50,7 +50,7 @@ export function isFullyPaid(row: Pick<RequestRow, 'totalCents' | 'paidCents'>): 
 }
 
 /**
- * `extras` (server/request-extras.ts): the status history and the attachments' size, SHA-256 and upload time,
+ * `extras` (server/serialize/request-extras.ts): the status history and the attachments' size, SHA-256 and upload time,
  * which the delta feed adds; other answers leave them out.
  */
 /** The columns a client's request is made of (server/sync-requests.ts reads only these for the feed). */

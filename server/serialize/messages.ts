@@ -1,7 +1,7 @@
-import type { ContactReply, ContactRequest, NotificationItem, ThreadStatus, UserFile } from '../domain/schemas.ts';
-import type { StaffNote, StaffThread } from '../domain/staff.ts';
-import type { NotificationRead } from '../domain/notification-reads.ts';
-import type { contactReplies, contactRequests, files, notificationReads, notifications, staffNotes } from './db/schema.ts';
+import type { ContactReply, ContactRequest, NotificationItem, ThreadStatus, UserFile } from '../../domain/schemas.ts';
+import type { StaffNote, StaffThread } from '../../domain/staff.ts';
+import type { NotificationRead } from '../../domain/notification-reads.ts';
+import type { contactReplies, contactRequests, files, notificationReads, notifications, staffNotes } from '../db/schema.ts';
 
 /**
  * Row → API shape for notifications, contact requests and files. The REST routes and the sync feed

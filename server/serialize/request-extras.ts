@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { isRequestStatus } from '../domain/enums.ts';
-import type { StatusChange } from '../domain/schemas.ts';
+import { isRequestStatus } from '../../domain/enums.ts';
+import type { StatusChange } from '../../domain/schemas.ts';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from './db/client.ts';
-import { isoTime as iso } from './iso-time.ts';
-import { auditLog, files, type productRequests } from './db/schema.ts';
+import type { Db } from '../db/client.ts';
+import { isoTime as iso } from '../platform/iso-time.ts';
+import { auditLog, files, type productRequests } from '../db/schema.ts';
 
 type RequestRow = Pick<typeof productRequests.$inferSelect, 'id' | 'createdAt' | 'status' | 'updatedAt'>;
 

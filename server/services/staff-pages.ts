@@ -1,17 +1,17 @@
 import { and, asc, desc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
-import { cents } from '../domain/money.ts';
-import { allowedActions } from '../domain/lifecycle.ts';
-import { queueTabs } from '../domain/queue-tabs.ts';
-import { type ClientFile, queueTabStatus, type QueueTab, type RequestFile, type RequestTab, type StaffThread } from '../domain/staff.ts';
+import { cents } from '../../domain/money.ts';
+import { allowedActions } from '../../domain/lifecycle.ts';
+import { queueTabs } from '../../domain/queue-tabs.ts';
+import { type ClientFile, queueTabStatus, type QueueTab, type RequestFile, type RequestTab, type StaffThread } from '../../domain/staff.ts';
 import { clientHistory, requestHistory } from './audit.ts';
-import type { Db } from './db/client.ts';
-import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, userPresence, users, visits } from './db/schema.ts';
-import { notFound } from './errors.ts';
-import { toNotification, toStaffNote, toStaffThread, toUserFile } from './serialize-messages.ts';
-import { clientName, toStaffClient, toStaffDeal, toStaffFile, toStaffRefund, toStaffRequest, toVisit } from './serialize.ts';
-import { linksOfRequest, toStaffTrackingLink } from './tracking/links.ts';
-import type { SignedLinks } from './signed-links.ts';
-import { UUID } from './storage.ts';
+import type { Db } from '../db/client.ts';
+import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, userPresence, users, visits } from '../db/schema.ts';
+import { notFound } from '../platform/errors.ts';
+import { toNotification, toStaffNote, toStaffThread, toUserFile } from '../serialize/messages.ts';
+import { clientName, toStaffClient, toStaffDeal, toStaffFile, toStaffRefund, toStaffRequest, toVisit } from '../serialize/rows.ts';
+import { linksOfRequest, toStaffTrackingLink } from '../tracking/links.ts';
+import type { SignedLinks } from '../files/signed-links.ts';
+import { UUID } from '../files/storage.ts';
 
 /**
  * What a staff page shows, built from the database: the queue counts, a client's whole file, a
