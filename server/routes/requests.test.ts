@@ -8,7 +8,7 @@ import { deals, files, productRequests, refunds, users, visits } from '../db/sch
 import { seedClientData } from '../seed/seed-data.ts';
 import { demoAccounts, seedDemo } from '../seed/seed.ts';
 import { createSignedLinks } from '../files/signed-links.ts';
-import { isUniqueViolation } from './requests.ts';
+import { isUniqueViolation } from '../services/refunds.ts';
 import { SyncPage } from '../../domain/sync.ts';
 import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
 import { centsFromDollars, dollarsFromCents } from '../../domain/money.ts';
