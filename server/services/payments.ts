@@ -44,7 +44,6 @@ export async function recordPayment(app: FastifyInstance, request: FastifyReques
   }
 }
 
-
 /** What the deals of a request add up to, in cents: the one source of `paid`. */
 async function paidCentsOf(tx: Db, requestId: string): Promise<Cents> {
   const [row] = await tx

@@ -12,6 +12,7 @@ import { clientName, toStaffClient, toStaffDeal, toStaffFile, toStaffRefund, toS
 import { linksOfRequest, toStaffTrackingLink } from '../tracking/links.ts';
 import type { SignedLinks } from '../files/signed-links.ts';
 import { UUID } from '../files/storage.ts';
+import { recordWatch } from './watches.ts';
 
 /**
  * What a staff page shows, built from the database: the queue counts, a client's whole file, a
@@ -149,4 +150,21 @@ export async function requestFile(db: Db, links: SignedLinks, requestId: string)
     history,
     allowedActions: allowedActions({ status: request.status, hasFinalFile: row.finalFileId !== null, contractSigned: row.contractSigned, leftToPay: request.leftToPay }),
   };
+}
+
+/**
+ * A client's file as a staff member opens it: the page is recorded (services/watches.ts), so it stays in their
+ * offline replica; a 404 opens nothing.
+ */
+export async function openClientFile(db: Db, links: SignedLinks, staffUid: string, uid: string): Promise<ClientFile> {
+  const file = await clientFile(db, links, uid);
+  await recordWatch(db, { staffUid, kind: 'client', entityId: file.client.uid, subjectUid: file.client.uid });
+  return file;
+}
+
+/** A request's file as a staff member opens it, recorded like a client's. */
+export async function openRequestFile(db: Db, links: SignedLinks, staffUid: string, requestId: string): Promise<RequestFile> {
+  const file = await requestFile(db, links, requestId);
+  await recordWatch(db, { staffUid, kind: 'request', entityId: file.request.id, subjectUid: file.client.uid });
+  return file;
 }

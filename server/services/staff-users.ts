@@ -59,7 +59,6 @@ function checkUserVersion(row: LockedUser, version: number): void {
   throw conflict('VERSION_CONFLICT', 'Someone else changed this user since you opened them. Look again, then retry.', { current: toStaffClient(row, row.presence) });
 }
 
-
 /** Already approved is the clearer answer, whatever the version. */
 function checkApproval(row: LockedUser, version: number): void {
   if (row.isClient) throw conflict('ALREADY_APPROVED', `${row.email} is already an approved client.`, { current: toStaffClient(row, row.presence) });
