@@ -5,7 +5,7 @@ import { HttpError } from '../platform/errors.ts';
 import { type Limit, pruneRateCounters, takeHits } from '../platform/rate-counters.ts';
 import { formatBytes } from '../files/storage.ts';
 import type { AuthUser } from './auth.ts';
-import { hasStoredAnswer } from './idempotency.ts';
+import { hasStoredAnswer } from '../services/command-ids.ts';
 import { isMultipartRequest, isUploadedFile } from './uploads.ts';
 
 /** See docs/decisions/012-write-limits.md. */
