@@ -15,7 +15,7 @@ export interface RequestExtras {
   attachments: Map<string, { size: number; sha256: string; uploadedAt: string }>;
 }
 
-/** The audit actions that move a request's status (server/routes/staff-actions.ts): price is Pending → Awaiting Payment. */
+/** The audit actions that move a request's status (server/services/request-lifecycle.ts): price is Pending → Awaiting Payment. */
 const STATUS_ACTIONS = ['price', 'transition'];
 
 /**

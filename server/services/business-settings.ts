@@ -45,7 +45,7 @@ export function saveSettings(app: FastifyInstance, request: FastifyRequest, vers
   });
 }
 
-/** Row → API shape, for routes/business-settings.ts and the sync feed (routes/sync.ts) alike. */
+/** Row → API shape, for the settings' routes and the sync feed (routes/sync.ts) alike. */
 export function toBusinessSettings(row: Row): BusinessSettings {
   return {
     id: BUSINESS_SETTINGS_ID,
