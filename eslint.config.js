@@ -84,7 +84,8 @@ export default tseslint.config(
     },
     rules: { 'import-x/no-cycle': 'error' },
   },
-  // Server layers, one way: routes → services → db. Plugins (hooks and decorations) sit beside the services, below the routes.
+  // Server layers, one way: routes → services → (serialize/, files/, auth/) → platform/ → db/. Plugins (hooks and
+  // decorations) sit beside the services, below the routes; tracking/ (the capture) is a service of its own.
   {
     files: ['server/**/*.ts'],
     plugins: { 'import-x': importX },
@@ -100,9 +101,24 @@ export default tseslint.config(
             { target: './server/plugins', from: './server/routes', message: 'A plugin does not import server/routes: share through server/services.' },
             { target: './server/services', from: './server/routes', message: 'Services sit below the routes: a service does not import server/routes.' },
             {
+              target: ['./server/serialize', './server/files', './server/auth', './server/platform', './server/tracking', './server/seed', './server/backup'],
+              from: './server/routes',
+              message: 'Only server/app.ts mounts the routes: nothing below them imports server/routes.',
+            },
+            {
+              target: ['./server/serialize', './server/files', './server/auth'],
+              from: ['./server/services', './server/plugins', './server/tracking', './server/seed'],
+              message: 'serialize/, files/ and auth/ sit below the services and plugins: they import server/platform, server/db and domain/ only.',
+            },
+            {
+              target: './server/platform',
+              from: ['./server/services', './server/plugins', './server/tracking', './server/seed', './server/serialize', './server/files', './server/auth'],
+              message: 'server/platform is what every layer runs on: it imports server/db and domain/ only.',
+            },
+            {
               target: './server/db',
-              from: ['./server/routes', './server/plugins', './server/services'],
-              message: 'server/db is the bottom layer: it imports neither routes, plugins nor services.',
+              from: ['./server/routes', './server/plugins', './server/services', './server/serialize', './server/files', './server/auth', './server/tracking', './server/seed'],
+              message: 'server/db is the bottom layer: it imports none of the layers above it.',
             },
           ],
         },

@@ -19,9 +19,9 @@ import type { Services } from '../server/compose.ts';
 import { openServices } from '../server/compose.ts';
 import { openDatabase } from '../server/db/client.ts';
 import { durablePgliteOptions } from '../server/db/durable-pglite.ts';
-import { createEvents } from '../server/events.ts';
-import type { IdentityProvider } from '../server/firebase.ts';
-import { createDiskStorage } from '../server/storage.ts';
+import { createEvents } from '../server/platform/events.ts';
+import type { IdentityProvider } from '../server/auth/firebase.ts';
+import { createDiskStorage } from '../server/files/storage.ts';
 import { testConfig } from '../server/test-helper.ts';
 
 const N = Number(process.env.BENCH_WRITES ?? 400);

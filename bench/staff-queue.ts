@@ -21,7 +21,7 @@ import { buildApp } from '../server/app.ts';
 import { openServices } from '../server/compose.ts';
 import type { Database } from '../server/db/client.ts';
 import { productRequests, users } from '../server/db/schema.ts';
-import type { IdentityProvider } from '../server/firebase.ts';
+import type { IdentityProvider } from '../server/auth/firebase.ts';
 import { freshPostgresUrl, testConfig } from '../server/test-helper.ts';
 import { startThrowawayPostgres } from '../tests/support/postgres.ts';
 

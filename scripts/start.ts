@@ -170,7 +170,7 @@ export async function runStack(opts: StackOptions): Promise<never> {
       FIREBASE_PROJECT_ID: PROJECT_ID,
     });
 
-    const seedScript = join(ROOT, 'server', 'seed-cli.ts');
+    const seedScript = join(ROOT, 'server', 'seed', 'seed-cli.ts');
     if (!existsSync(seedScript)) return await shutdown(1, `${relative(ROOT, seedScript)} is missing: cannot seed the demo accounts.`);
     console.log('Seeding the demo accounts…');
     const seed = spawnManaged('seed', bin('node'), [seedScript], { env, output: 'prefix' });

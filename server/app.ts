@@ -12,9 +12,9 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Services } from './compose.ts';
 import type { Config } from './config.ts';
-import { HttpError } from './errors.ts';
-import { logSerializers } from './log-privacy.ts';
-import { faultAnswer, serviceFaultOf } from './service-faults.ts';
+import { HttpError } from './platform/errors.ts';
+import { logSerializers } from './platform/log-privacy.ts';
+import { faultAnswer, serviceFaultOf } from './platform/service-faults.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { configPlugin } from './plugins/config.ts';
 import { databasePlugin } from './plugins/database.ts';
@@ -46,7 +46,7 @@ import { syncRoutes } from './routes/sync.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { trackingRoutes } from './routes/tracking.ts';
 import { userRoutes } from './routes/user.ts';
-import { bootScriptHash, readFirstPaints, withFirstPaint } from './first-paint.ts';
+import { bootScriptHash, readFirstPaints, withFirstPaint } from './platform/first-paint.ts';
 
 /**
  * Builds the whole app without listening (fastify/demo's app/listen split): main.ts listens, tests
@@ -150,7 +150,7 @@ function cspDirectives(config: Config) {
   const emulator = config.FIREBASE_AUTH_EMULATOR_HOST ? [`http://${config.FIREBASE_AUTH_EMULATOR_HOST}`] : [];
   return {
     defaultSrc: ["'self'"],
-    // The one inline script: the boot script of a page with a static first paint (server/first-paint.ts).
+    // The one inline script: the boot script of a page with a static first paint (server/platform/first-paint.ts).
     scriptSrc: ["'self'", bootScriptHash],
     // Chakra (emotion) injects its styles at run time.
     styleSrc: ["'self'", "'unsafe-inline'"],

@@ -6,7 +6,7 @@ import { feedHead, hasNewer } from './change-heads.ts';
 import { databaseBefore } from './db/stepwise-migrations.ts';
 import { businessSettings, contactReplies, contactRequests, deals, files, notificationReads, notifications, productRequests, refunds, staffNotes, staffWatches, trackingLinks, users } from './db/schema.ts';
 import { SYNCED_FILE_KINDS } from './routes/sync.ts';
-import { demoBusinessSettings } from './seed-data.ts';
+import { demoBusinessSettings } from './seed/seed-data.ts';
 import { backends, createTestApp, freshPostgresUrl, type TestApp, type TestUser } from './test-helper.ts';
 import { centsFromDollars } from '../domain/money.ts';
 

@@ -1,10 +1,10 @@
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './db/client.ts';
 import { acquireDataDirLock } from './db/data-dir-lock.ts';
-import { createEvents, type Events } from './events.ts';
-import { createIdentityProvider, type IdentityProvider } from './firebase.ts';
-import { removeOrphanFiles } from './orphan-files.ts';
-import { createDatabaseStorage, createDiskStorage, type Storage } from './storage.ts';
+import { createEvents, type Events } from './platform/events.ts';
+import { createIdentityProvider, type IdentityProvider } from './auth/firebase.ts';
+import { removeOrphanFiles } from './files/orphan-files.ts';
+import { createDatabaseStorage, createDiskStorage, type Storage } from './files/storage.ts';
 
 /**
  * What the server talks to, opened once by the one composition root below and used by main.ts, the

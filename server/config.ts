@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { isOutOfSpace } from './service-faults.ts';
+import { isOutOfSpace } from './platform/service-faults.ts';
 
 /** At least 32 characters and 12 different ones: "aaaa…" or a short word is refused. */
 const MIN_SECRET_LENGTH = 32;

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../tests/support/postgres.ts';
 import { openDatabase } from './db/client.ts';
-import { DATABASE_UNAVAILABLE_MESSAGE } from './service-faults.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE } from './platform/service-faults.ts';
 import { createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from './test-helper.ts';
 
 /**

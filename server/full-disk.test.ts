@@ -5,7 +5,7 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORAGE_FULL_MESSAGE } from './service-faults.ts';
+import { STORAGE_FULL_MESSAGE } from './platform/service-faults.ts';
 import { createTestApp, type TestApp, type TestUser, uploadText } from './test-helper.ts';
 
 /**

@@ -3,8 +3,8 @@ import { listenForBackups } from './backup/control-socket.ts';
 import { openServices } from './compose.ts';
 import { loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
-import { pruneIdempotencyKeys } from './plugins/idempotency.ts';
-import { diskFullMessage, isOutOfSpace } from './service-faults.ts';
+import { pruneIdempotencyKeys } from './services/command-ids.ts';
+import { diskFullMessage, isOutOfSpace } from './platform/service-faults.ts';
 import { ipDataLoadStats, loadIpLookup } from './tracking/ip-lookup.ts';
 
 const config = loadConfig();

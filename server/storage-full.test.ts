@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORAGE_FULL_MESSAGE } from './service-faults.ts';
-import type { Storage } from './storage.ts';
+import { STORAGE_FULL_MESSAGE } from './platform/service-faults.ts';
+import type { Storage } from './files/storage.ts';
 import { backends, createTestApp, type TestApp, type TestUser, uploadText } from './test-helper.ts';
 
 /** The error a file system gives a write on a full disk. */

@@ -9,7 +9,7 @@ import { buildApp } from './app.ts';
 import { openServices, type Services } from './compose.ts';
 import { type Config, loadConfig } from './config.ts';
 import { fileChunks, users } from './db/schema.ts';
-import type { Storage } from './storage.ts';
+import type { Storage } from './files/storage.ts';
 
 /**
  * A real app for server tests: the real Firebase Auth emulator (started by scripts/with-emulator.ts),

@@ -8,7 +8,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { isOutOfSpace } from '../service-faults.ts';
+import { isOutOfSpace } from '../platform/service-faults.ts';
 import { openDurablePglite } from './durable-pglite.ts';
 import * as schema from './schema.ts';
 

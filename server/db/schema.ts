@@ -471,7 +471,7 @@ export const files = pgTable(
     index('files_user_seq').on(t.userId, t.seq),
     // One set of rows per upload: a rerun of the same Idempotency-Key finds the first rows instead of adding more.
     uniqueIndex('files_client_key').on(t.userId, t.clientKey, t.clientKeyPart).where(sql`client_key IS NOT NULL`),
-    // The orphan sweep asks which stored names a row names (server/orphan-files.ts).
+    // The orphan sweep asks which stored names a row names (server/files/orphan-files.ts).
     index('files_stored_name').on(t.storedName),
   ],
 );
@@ -549,7 +549,7 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 
 /**
  * Uploaded and generated files kept in the database when several instances share one PostgreSQL
- * (server/storage.ts, docs/decisions/013-file-storage.md): every instance can read what another
+ * (server/files/storage.ts, docs/decisions/013-file-storage.md): every instance can read what another
  * stored. Chunks of DB_CHUNK_BYTES (128 KB) keep writes and reads streamed, never a whole file in memory.
  */
 export const fileChunks = pgTable(

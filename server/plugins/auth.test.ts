@@ -1,10 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { registerServices } from '../app.ts';
-import { HttpError } from '../errors.ts';
-import type { IdentityProvider } from '../firebase.ts';
+import { HttpError } from '../platform/errors.ts';
+import type { IdentityProvider } from '../auth/firebase.ts';
 import { backends, createTestApp, emulatorHost, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
-import type { TokenCheckOptions } from '../token-checks.ts';
+import type { TokenCheckOptions } from '../auth/token-checks.ts';
 import { authPlugin } from './auth.ts';
 
 const skip = postgresSkipReason();

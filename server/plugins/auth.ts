@@ -4,8 +4,8 @@ import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
 import { feedHead } from '../change-heads.ts';
 import { users } from '../db/schema.ts';
-import { conflict, forbidden, unauthorized } from '../errors.ts';
-import { createTokenChecks, type TokenCheckOptions, type TokenChecks } from '../token-checks.ts';
+import { conflict, forbidden, unauthorized } from '../platform/errors.ts';
+import { createTokenChecks, type TokenCheckOptions, type TokenChecks } from '../auth/token-checks.ts';
 
 export interface AuthUser {
   uid: string;
@@ -48,7 +48,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Verifies the Firebase ID token and loads the caller's roles from the database on every call, so a
  * role granted or revoked by an admin takes effect on the user's next request, with no new sign-in.
  * The token's revocation, disabled and deleted state is asked of the identity provider on every write
- * and stream connect, and at most once a minute per token for reads (server/token-checks.ts,
+ * and stream connect, and at most once a minute per token for reads (server/auth/token-checks.ts,
  * docs/decisions/011-token-checks.md). An account created on the external sign-up page has no row yet:
  * it gets one here, as a lead.
  */

@@ -1,9 +1,9 @@
 import fp from 'fastify-plugin';
-import type { Events } from '../events.ts';
+import type { Events } from '../platform/events.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Data-free pokes to a user's open streams, and to staff streams, across server instances (server/events.ts). */
+    /** Data-free pokes to a user's open streams, and to staff streams, across server instances (server/platform/events.ts). */
     events: Events;
   }
 }

@@ -2,9 +2,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactReplies, contactRequests, files, idempotencyKeys, notifications, productRequests, refunds, userAttachments } from '../db/schema.ts';
-import { minimalPdf } from '../seed-data.ts';
+import { minimalPdf } from '../seed/seed-data.ts';
 import { backends, createTestApp, postgresSkipReason, storedFileCount, type Backend, type TestApp, type TestUser } from '../test-helper.ts';
-import { isRetryable, KEY_TTL_DAYS, pruneIdempotencyKeys } from './idempotency.ts';
+import { isRetryable } from './idempotency.ts';
+import { KEY_TTL_DAYS, pruneIdempotencyKeys } from '../services/command-ids.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[idempotency.test] PostgreSQL run skipped: ${skip}`);

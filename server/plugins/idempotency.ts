@@ -1,17 +1,15 @@
 import { createHash } from 'node:crypto';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isUploadedFile } from './uploads.ts';
 import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
-import { HttpError } from '../errors.ts';
-import { keyReused } from '../services/command-ids.ts';
+import { HttpError } from '../platform/errors.ts';
+import { KEY_PATTERN, keyReused } from '../services/command-ids.ts';
 
-export const KEY_TTL_DAYS = 30;
 /** A claim still "running" after this long belongs to a crashed attempt and may be taken over. */
 const STALE_CLAIM_MS = 2 * 60 * 1000;
-const KEY_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 declare module 'fastify' {
@@ -84,22 +82,6 @@ async function takeOverStaleClaim(db: Db, userId: string, key: string, createdAt
   if (retaken.length !== 1) throw inProgress();
 }
 
-/**
- * Whether this request's Idempotency-Key already holds a stored answer of its user: the request will
- * be answered from it (replayed, or 422 for another body) and changes nothing, so the write limits
- * (server/plugins/write-limits.ts) let it through even when the user is over a limit.
- */
-export async function hasStoredAnswer(db: Db, request: FastifyRequest): Promise<boolean> {
-  const key = request.headers['idempotency-key'];
-  const user = request.userOrNull;
-  if (typeof key !== 'string' || !KEY_PATTERN.test(key) || !user) return false;
-  const [row] = await db
-    .select({ state: idempotencyKeys.state })
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key)));
-  return row?.state === 'done';
-}
-
 async function settleClaim(db: Db, request: FastifyRequest, status: number, payload: unknown) {
   const claim = request.idempotencyClaim;
   if (!claim) return;
@@ -162,8 +144,4 @@ function hashRequest(request: FastifyRequest, path: string): string {
     return value;
   });
   return createHash('sha256').update(`${request.method} ${path}\n${normalised}`).digest('hex');
-}
-
-export async function pruneIdempotencyKeys(db: Db): Promise<void> {
-  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, sql`now() - make_interval(days => ${KEY_TTL_DAYS})`));
 }

@@ -1,9 +1,9 @@
 import fp from 'fastify-plugin';
-import type { IdentityProvider } from '../firebase.ts';
+import type { IdentityProvider } from '../auth/firebase.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Firebase Auth, or a stand-in (server/firebase.ts): token checks and account creation. */
+    /** Firebase Auth, or a stand-in (server/auth/firebase.ts): token checks and account creation. */
     identity: IdentityProvider;
   }
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unstorableText } from '../../domain/text.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../platform/errors.ts';
 
 /** One value still to look at: where it sits is kept as a link to its parent, so a deep value costs no copied paths. */
 interface Pending {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../platform/errors.ts';
 
 /**
  * The deepest nesting of objects and arrays a JSON body may have. The app's own payloads nest a few

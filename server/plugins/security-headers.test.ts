@@ -2,7 +2,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SyncPage } from '../../domain/sync.ts';
 import { productRequests } from '../db/schema.ts';
-import { bootScriptHash } from '../first-paint.ts';
+import { bootScriptHash } from '../platform/first-paint.ts';
 import { backends, createTestApp, type TestApp, type TestUser } from '../test-helper.ts';
 
 /** What helmet sets with the app's options (server/app.ts), header by header. */

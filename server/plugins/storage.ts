@@ -1,17 +1,17 @@
 import fp from 'fastify-plugin';
-import { type OrphanSweep, startOrphanSweep } from '../orphan-files.ts';
-import type { Storage } from '../storage.ts';
+import { type OrphanSweep, startOrphanSweep } from '../files/orphan-files.ts';
+import type { Storage } from '../files/storage.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Uploaded and generated files on disk, checked by type and size (server/storage.ts). */
+    /** Uploaded and generated files on disk, checked by type and size (server/files/storage.ts). */
     storage: Storage;
   }
 }
 
 /**
  * app.storage, for the routes that save or serve files and for the multipart size cap; and the
- * orphan sweep (server/orphan-files.ts): started when the app is ready (then hourly), stopped on close.
+ * orphan sweep (server/files/orphan-files.ts): started when the app is ready (then hourly), stopped on close.
  */
 export const storagePlugin = fp<{ storage: Storage }>(
   async (app, { storage }) => {

@@ -2,8 +2,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
-import { HttpError } from '../errors.ts';
-import { cleanFileName, type StoredFile } from '../storage.ts';
+import { HttpError } from '../platform/errors.ts';
+import { cleanFileName, type StoredFile } from '../files/storage.ts';
 import { unreadBodiesPlugin } from './unread-bodies.ts';
 
 /** What a file part of a multipart body becomes: its bytes already in storage, checked, never in memory. */

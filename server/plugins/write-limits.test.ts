@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { buildApp } from '../app.ts';
 import { openServices, type Services } from '../compose.ts';
 import { contactRequests, files, rateCounters, users } from '../db/schema.ts';
-import { pruneRateCounters, takeHits, WINDOWS, windowStart } from '../rate-counters.ts';
+import { pruneRateCounters, takeHits, WINDOWS, windowStart } from '../platform/rate-counters.ts';
 import { backends, type Backend, createTestApp, defined, freshPostgresUrl, postgresSkipReason, type TestApp, type TestUser, testConfig } from '../test-helper.ts';
 
 const skip = postgresSkipReason();

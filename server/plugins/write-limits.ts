@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
-import { HttpError } from '../errors.ts';
-import { type Limit, pruneRateCounters, takeHits } from '../rate-counters.ts';
-import { formatBytes } from '../storage.ts';
+import { HttpError } from '../platform/errors.ts';
+import { type Limit, pruneRateCounters, takeHits } from '../platform/rate-counters.ts';
+import { formatBytes } from '../files/storage.ts';
 import type { AuthUser } from './auth.ts';
-import { hasStoredAnswer } from './idempotency.ts';
+import { hasStoredAnswer } from '../services/command-ids.ts';
 import { isMultipartRequest, isUploadedFile } from './uploads.ts';
 
 /** See docs/decisions/012-write-limits.md. */

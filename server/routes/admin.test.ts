@@ -160,7 +160,7 @@ describe('POST /api/admin/users/link', () => {
 
 describe('audit of approvals through Create User → Existing User', () => {
   it('records the change of isClient with before and after, and bumps the version', async () => {
-    const { clientHistory } = await import('../audit.ts');
+    const { clientHistory } = await import('../services/audit.ts');
     const lead = await t.user();
     const [before] = await t.services.db.select().from(users).where(eq(users.uid, lead.uid));
     const res = await post(admin, '/api/admin/users/link', { recordId: lead.uid, recordModule: 'contacts' });

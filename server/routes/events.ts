@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../platform/errors.ts';
 
 export interface EventStreamOptions {
   /** A comment line this often keeps proxies and load balancers from closing an idle stream. */

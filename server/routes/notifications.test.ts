@@ -114,7 +114,7 @@ describe('notification visibility', () => {
 
 describe('audit of notifications', () => {
   it('writes who sent what to whom, in the history of that client', async () => {
-    const { clientHistory } = await import('../audit.ts');
+    const { clientHistory } = await import('../services/audit.ts');
     const message = `audited ${Date.now()}`;
     const res = await post(admin, `/api/notification/${bob.uid}`, { notification: { message } });
     expect(res.statusCode).toBe(201);

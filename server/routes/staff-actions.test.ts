@@ -6,7 +6,7 @@ import { type RequestStatus, requestStatuses } from '../../domain/enums.ts';
 import { findTransition, nextStatuses } from '../../domain/lifecycle.ts';
 import type { StaffClient, StaffDeal, StaffRequest } from '../../domain/staff.ts';
 import { auditLog, deals, files, notifications, productRequests, users } from '../db/schema.ts';
-import { minimalPdf } from '../seed-data.ts';
+import { minimalPdf } from '../seed/seed-data.ts';
 import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
 import { centsFromDollars } from '../../domain/money.ts';
 

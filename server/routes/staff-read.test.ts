@@ -5,9 +5,9 @@ import type { RequestStatus } from '../../domain/enums.ts';
 import { allowedActions } from '../../domain/lifecycle.ts';
 import { ClientFile, QueuePage, RequestFile, TeamMember, type QueueItem, type QueueTab } from '../../domain/staff.ts';
 import { tools } from '../../domain/tools.ts';
-import { writeAudit } from '../audit.ts';
+import { writeAudit } from '../services/audit.ts';
 import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, staffWatches, users } from '../db/schema.ts';
-import { minimalPdf } from '../seed-data.ts';
+import { minimalPdf } from '../seed/seed-data.ts';
 import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
 import { centsFromDollars } from '../../domain/money.ts';
 

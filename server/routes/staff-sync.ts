@@ -4,9 +4,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelope } from '../../domain/schemas.ts';
 import { type ClientFile, type RequestFile, STAFF_WATCH_DAYS, StaffSyncPage, StaffSyncQuery } from '../../domain/staff.ts';
 import type { Db } from '../db/client.ts';
-import { HttpError } from '../errors.ts';
-import { createSignedLinks, type SignedLinks } from '../signed-links.ts';
-import { clientFile, queueCounts, requestFile } from '../staff-files.ts';
+import { HttpError } from '../platform/errors.ts';
+import { createSignedLinks, type SignedLinks } from '../files/signed-links.ts';
+import { clientFile, queueCounts, requestFile } from '../services/staff-pages.ts';
 
 /** A client this staff member watches, with the number of its latest change (as text: int8). */
 interface ChangedClient {

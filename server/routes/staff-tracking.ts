@@ -3,17 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope } from '../../domain/schemas.ts';
 import { NewTrackingLinkBody, StaffTrackingLink, TrackingLinkPatch } from '../../domain/tracking.ts';
-import { clientKeyOf } from '../services/command-ids.ts';
-import { lockRequest, staffWrite } from '../services/staff-write.ts';
-import { checkTrackingLinkRequest, createTrackingLink, lockTrackingLink, setTrackingLinkDisabled, toStaffTrackingLink } from '../tracking/links.ts';
+import { addTrackingLink, switchTrackingLink } from '../services/tracking-links.ts';
 
 const RequestParams = z.strictObject({ requestId: z.string().max(100, 'requestId must be at most 100 characters') });
 const LinkParams = z.strictObject({ linkId: z.string().max(100, 'linkId must be at most 100 characters') });
 
 /**
- * Staff writes on Track Master tracking links (docs/api.md, "Tracking links"). As every staff write
- * (staffWrite): the row is locked, the change and its audit row commit in one transaction, and the client is poked
- * after the commit (their feed carries the link; the poke reaches staff streams too, events.ts).
+ * Staff writes on Track Master tracking links (docs/api.md, "Tracking links"); the workflows are
+ * services/tracking-links.ts, each one staffWrite.
  */
 export async function staffTrackingRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -32,14 +29,7 @@ export async function staffTrackingRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { body } = await staffWrite(app, request, {
-        lock: (tx) => lockRequest(tx, request.params.requestId),
-        check: (_tx, row) => checkTrackingLinkRequest(row),
-        change: (tx, row, actor) => createTrackingLink(tx, row, request.body, actor, clientKeyOf(request)),
-        status: 201,
-        answer: (link) => ({ data: toStaffTrackingLink(link) }),
-        poke: (link) => ({ client: link.userId }),
-      });
+      const { body } = await addTrackingLink(app, request, request.params.requestId, request.body);
       return reply.status(201).send(body);
     },
   );
@@ -57,15 +47,7 @@ export async function staffTrackingRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { body } = await staffWrite(app, request, {
-        lock: (tx) => lockTrackingLink(tx, request.params.linkId),
-        change: (tx, row, actor) => setTrackingLinkDisabled(tx, row, request.body.disabled, actor),
-        status: 200,
-        answer: (link) => ({ data: toStaffTrackingLink(link) }),
-        // This instance answers the change at once; others within the slug cache's TTL (link-cache.ts).
-        afterCommit: (link) => app.tracking.forget(link.slug),
-        poke: (link) => ({ client: link.userId }),
-      });
+      const { body } = await switchTrackingLink(app, request, request.params.linkId, request.body.disabled);
       return body;
     },
   );

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEXT_MAX } from '../../domain/tool-schemas.ts';
 import { BIGTEXT_MAX, findTool, tools, type ToolDefinition, type ToolField } from '../../domain/tools.ts';
 import { files, productRequests } from '../db/schema.ts';
-import { minimalPdf } from '../seed-data.ts';
+import { minimalPdf } from '../seed/seed-data.ts';
 import { backends, createTestApp, defined, storedFileCount, type TestApp, type TestUser } from '../test-helper.ts';
 
 const MAX_UPLOAD = 1024;

@@ -412,7 +412,7 @@ describe.each(backends())('Track Master tracking links (%s)', (backend) => {
     it('the rate limit holds across instances: a flood through two apps on one database is recorded 5 times', async () => {
       const link = await newLink();
       const second = await buildApp(t.services);
-      // The shared counts are kept in windows aligned on the clock (rate-counters.ts): the flood runs at one
+      // The shared counts are kept in windows aligned on the clock (server/platform/rate-counters.ts): the flood runs at one
       // frozen instant (Date only; timers run), so it cannot straddle a ten-minute boundary and be counted
       // 5 times in each window.
       vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });

@@ -1,85 +1,29 @@
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ActiveStatusBody, InitialFormBody, Profile } from '../../domain/schemas.ts';
-import type { Db } from '../db/client.ts';
-import { userPresence, users } from '../db/schema.ts';
-import { HttpError } from '../errors.ts';
-import { settleInTransaction } from '../services/command-ids.ts';
-import { toProfile } from '../serialize.ts';
+import { toProfile } from '../serialize/rows.ts';
+import { ownProfile, reportPresence, saveInitialForm } from '../services/profiles.ts';
 
 const ProfileEnvelope = z.object({ data: Profile });
 
+/** The signed-in user's profile, initial form and presence; the workflows are services/profiles.ts. */
 export async function userRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const auth = { onRequest: app.authenticate };
 
   api.get('/user', { ...auth, schema: { response: { 200: ProfileEnvelope } } }, async (request) => {
-    // The authenticate hook made the row if it was missing; presence is beside it, absent until the first report.
-    const [row] = await app.db
-      .select({ user: users, presence: userPresence.status })
-      .from(users)
-      .leftJoin(userPresence, eq(userPresence.uid, users.uid))
-      .where(eq(users.uid, request.user.uid));
+    const row = await ownProfile(app.db, request.user.uid);
     return { data: toProfile(row.user, row.presence) };
   });
 
-  api.put('/user/initial-form', { ...auth, schema: { body: InitialFormBody, response: { 201: ProfileEnvelope } } }, async (request, reply) => {
-    const { name, ...form } = request.body.initialForm;
-    const [first, ...rest] = name.split(/\s+/);
-    const answer = await app.db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(users)
-        .set({
-          initialForm: { ...form, name },
-          filledInitialForm: true,
-          // The spec sends the display name with the form; it fills the profile's name when unset.
-          firstName: sql`coalesce(${users.firstName}, ${first})`,
-          lastName: sql`coalesce(${users.lastName}, ${rest.join(' ') || null})`,
-          // Staff acting on this profile from an older view get a conflict that shows the new answers.
-          version: sql`${users.version} + 1`,
-        })
-        .where(eq(users.uid, request.user.uid))
-        .returning();
-      if (!row) throw new HttpError(404, 'NOT_FOUND', 'Profile not found');
-      const profile = { data: toProfile(row, await presenceOf(tx, row.uid)) };
-      await settleInTransaction(tx, request, 201, profile);
-      return profile;
-    });
-    await app.events.poke(request.user.uid);
-    return reply.status(201).send(answer);
-  });
+  api.put('/user/initial-form', { ...auth, schema: { body: InitialFormBody, response: { 201: ProfileEnvelope } } }, async (request, reply) =>
+    reply.status(201).send(await saveInitialForm(app, request, request.user.uid, request.body)),
+  );
 
   api.patch(
     '/user/active-status',
     { ...auth, schema: { body: ActiveStatusBody, response: { 200: z.object({ data: z.object({ status: ActiveStatusBody.shape.status }) }) } } },
-    async (request) => {
-      // user_presence, not users: this is sent on every tab shown or hidden, and a users write would take
-      // the global change_seq lock and re-send the whole profile to every device (schema.ts userPresence).
-      // The authenticate hook has made the users row, so the foreign key holds even on a first call.
-      const answer = { data: { status: request.body.status } };
-      await app.db.transaction(async (tx) => {
-        await tx
-          .insert(userPresence)
-          .values({ uid: request.user.uid, status: request.body.status })
-          .onConflictDoUpdate({
-            target: userPresence.uid,
-            set: {
-              status: sql`excluded.status`,
-              lastSeenAt: sql`now()`,
-              // "Since when": a repeated report of the same status keeps the time it began.
-              updatedAt: sql`CASE WHEN ${userPresence.status} IS DISTINCT FROM excluded.status THEN now() ELSE ${userPresence.updatedAt} END`,
-            },
-          });
-        await settleInTransaction(tx, request, 200, answer);
-      });
-      return answer;
-    },
+    async (request) => reportPresence(app, request, request.user.uid, request.body.status),
   );
-}
-
-async function presenceOf(db: Db, uid: string): Promise<string | null> {
-  const [row] = await db.select({ status: userPresence.status }).from(userPresence).where(eq(userPresence.uid, uid));
-  return row?.status ?? null;
 }

@@ -1,15 +1,20 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../platform/errors.ts';
 
 /**
  * Command ids: the Idempotency-Key a client sends with each outbox command, once the idempotency plugin
  * (server/plugins/idempotency.ts) has claimed it for the request. A write route stores it as its row's
  * client_key, creates that row once per command id, and settles the claim in the transaction of its change.
  */
+
+/** How long a command id's claim and stored answer are kept before pruneIdempotencyKeys deletes them. */
+export const KEY_TTL_DAYS = 30;
+/** The Idempotency-Key's accepted form: 8 to 128 letters, digits, '-' or '_'. */
+export const KEY_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
 
 export const keyReused = () => new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request');
 
@@ -58,3 +63,25 @@ export async function insertOnce<T>(
 export function clientKeyConflict(owner: PgColumn, clientKey: PgColumn) {
   return { target: [owner, clientKey], where: sql`client_key IS NOT NULL` };
 }
+
+/**
+ * Whether this request's Idempotency-Key already holds a stored answer of its user: the request will
+ * be answered from it (replayed, or 422 for another body) and changes nothing, so the write limits
+ * (server/plugins/write-limits.ts) let it through even when the user is over a limit.
+ */
+export async function hasStoredAnswer(db: Db, request: FastifyRequest): Promise<boolean> {
+  const key = request.headers['idempotency-key'];
+  const user = request.userOrNull;
+  if (typeof key !== 'string' || !KEY_PATTERN.test(key) || !user) return false;
+  const [row] = await db
+    .select({ state: idempotencyKeys.state })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key)));
+  return row?.state === 'done';
+}
+
+/** Deletes the stored answers older than KEY_TTL_DAYS: main.ts runs it at start and then daily. */
+export async function pruneIdempotencyKeys(db: Db): Promise<void> {
+  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, sql`now() - make_interval(days => ${KEY_TTL_DAYS})`));
+}
+

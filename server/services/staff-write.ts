@@ -1,16 +1,17 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type AuditRecord, writeAudit } from '../audit.ts';
+import { type AuditRecord, writeAudit } from './audit.ts';
 import type { Db } from '../db/client.ts';
 import { notifications, productRequests } from '../db/schema.ts';
-import { HttpError, notFound } from '../errors.ts';
-import { UUID } from '../storage.ts';
+import { HttpError, notFound } from '../platform/errors.ts';
+import { UUID } from '../files/storage.ts';
 import { settleInTransaction } from './command-ids.ts';
 
 /**
- * What every staff write shares (routes/staff-actions.ts, routes/staff-support.ts, routes/staff-tracking.ts,
- * routes/business-settings.ts): who acts, the row lock, the 400 a rule refuses with, the client's
- * notification, and staffWrite, the one sequence each of them runs.
+ * What every staff write shares (the services request-lifecycle, payments, staff-users, support-threads,
+ * refund-decisions, staff-notes, tracking-links, business-settings, notifications, admin-users): who acts,
+ * the row lock, the 400 a rule refuses with, the client's notification, and staffWrite, the one sequence
+ * each of them runs.
  */
 
 export type Actor = AuditRecord['actor'];

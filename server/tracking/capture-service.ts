@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
-import type { Events } from '../events.ts';
+import type { Events } from '../platform/events.ts';
 import { loadIpLookup } from './ip-lookup.ts';
 import { type CachedLink, createLinkCache, DEFAULT_LINK_CACHE, type LinkCacheOptions } from './link-cache.ts';
-import { takeHits } from '../rate-counters.ts';
+import { takeHits } from '../platform/rate-counters.ts';
 import { type CaptureLimits, createCaptureLimiter, DEFAULT_CAPTURE_LIMITS, sharedCaptureLimits } from './rate-limit.ts';
 import { findLinkBySlug, recordVisit } from './record-visit.ts';
 import { createWorkQueue } from './capture-queue.ts';

@@ -5,10 +5,10 @@ import { requestRef } from '../../domain/tools.ts';
 import { TrackingSlug, trackingLinkReadyText } from '../../domain/tracking.ts';
 import type { Db } from '../db/client.ts';
 import { trackingLinks } from '../db/schema.ts';
-import { conflict, notFound } from '../errors.ts';
+import { conflict, notFound } from '../platform/errors.ts';
 import { clientKeyConflict, insertOnce, keyReused } from '../services/command-ids.ts';
 import { type Actor, type RequestRow, type StaffChange } from '../services/staff-write.ts';
-import { UUID } from '../storage.ts';
+import { UUID } from '../files/storage.ts';
 
 export type TrackingLinkRow = typeof trackingLinks.$inferSelect;
 

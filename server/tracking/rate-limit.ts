@@ -1,4 +1,4 @@
-import type { Limit } from '../rate-counters.ts';
+import type { Limit } from '../platform/rate-counters.ts';
 
 /**
  * How many visits are recorded, so a flood (a script hammering one link, or many links from one

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { type PeriodicJob, startPeriodicJob } from '../periodic-job.ts';
+import { type PeriodicJob, startPeriodicJob } from '../platform/periodic-job.ts';
 
 /**
  * Visits are personal data of whoever opened the link (often, but not always, the scammer). They are

@@ -1,4 +1,4 @@
-// /login's first paint needs no JavaScript (server/first-paint.ts, public/first-paint-login.html), looks
+// /login's first paint needs no JavaScript (server/platform/first-paint.ts, public/first-paint-login.html), looks
 // like the screen the app then draws, and typing started on it is not lost when the app takes over.
 import { expect, test, type Page } from '@playwright/test';
 import { DESKTOP, PHONE, shot } from './support/fixtures.ts';

@@ -8,7 +8,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { texts } from '../../domain/texts.ts';
 import { bearer, createEmulatorUser, dataOf, DEMO, idToken, shot, signIn } from './support/fixtures.ts';
 
-/** What the server answers a refund of a request staff rejected (server/routes/requests.ts, checkRefundable). */
+/** What the server answers a refund of a request staff rejected (server/services/refunds.ts, checkRefundable). */
 const notRefundable = 'Only requests that are In Progress or Done can be refunded; this request is Rejected.';
 
 /** An approved client with `count` Track Master requests, each priced and In Progress: made through the API. */

@@ -1,6 +1,6 @@
 import { PageSizes, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
-import { formatCents, formatDate } from '../domain/format.ts';
-import type { Cents } from '../domain/money.ts';
+import { formatCents, formatDate } from '../../domain/format.ts';
+import type { Cents } from '../../domain/money.ts';
 
 /** Printed at the top of every invoice. The client shows the same name (src/app/shell/brand-mark.tsx). */
 export const PORTAL_NAME = 'Fraud Recovery Portal';

@@ -1,6 +1,6 @@
 import { type App, initializeApp, applicationDefault, deleteApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
-import type { Config } from './config.ts';
+import type { Config } from '../config.ts';
 
 /** A checked ID token: whose it is, and when it was issued and expires (seconds since the epoch). */
 export interface VerifiedToken {
@@ -14,7 +14,7 @@ export interface VerifiedToken {
 export interface IdentityProvider {
   /**
    * The full check: signature and expiry, and a round trip for the account's revocation, disabled and
-   * deleted state. Callers go through server/token-checks.ts, which spares reads the round trip.
+   * deleted state. Callers go through server/auth/token-checks.ts, which spares reads the round trip.
    */
   verifyIdToken(token: string): Promise<VerifiedToken>;
   createUser(input: { email: string; displayName: string; phone?: string }): Promise<{ uid: string }>;

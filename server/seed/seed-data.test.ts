@@ -1,11 +1,11 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestStatus } from '../domain/enums.ts';
-import { blockedReason, type LifecycleState, type StaffAction, transitions } from '../domain/lifecycle.ts';
-import { deals, files, productRequests } from './db/schema.ts';
+import type { RequestStatus } from '../../domain/enums.ts';
+import { blockedReason, type LifecycleState, type StaffAction, transitions } from '../../domain/lifecycle.ts';
+import { deals, files, productRequests } from '../db/schema.ts';
 import { seedClientData } from './seed-data.ts';
-import { backends, createTestApp, postgresSkipReason, type TestApp } from './test-helper.ts';
-import { dollarsFromCents, dollarsOrNull } from '../domain/money.ts';
+import { backends, createTestApp, postgresSkipReason, type TestApp } from '../test-helper.ts';
+import { dollarsFromCents, dollarsOrNull } from '../../domain/money.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[seed-data.test] PostgreSQL run skipped: ${skip}`);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cents } from '../domain/money.ts';
+import { cents } from '../../domain/money.ts';
 import { type InvoiceData, invoiceLines } from './invoices.ts';
 
 const invoice: InvoiceData = {

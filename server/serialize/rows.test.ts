@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { deals, productRequests } from './db/schema.ts';
-import { isFullyPaid, leftToPayCents, toDeal, toRequest } from './serialize.ts';
-import { createSignedLinks, LINK_TTL_MS } from './signed-links.ts';
-import { centsFromDollars } from '../domain/money.ts';
+import type { deals, productRequests } from '../db/schema.ts';
+import { isFullyPaid, leftToPayCents, toDeal, toRequest } from './rows.ts';
+import { createSignedLinks, LINK_TTL_MS } from '../files/signed-links.ts';
+import { centsFromDollars } from '../../domain/money.ts';
 
 const request = (over: Partial<typeof productRequests.$inferSelect> = {}): typeof productRequests.$inferSelect => ({
   id: '6f1c2d3e-4b5a-4c6d-8e7f-901234567890',

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { openServices, type Services } from './compose.ts';
-import { fileChunks, files, users } from './db/schema.ts';
+import { openServices, type Services } from '../compose.ts';
+import { fileChunks, files, users } from '../db/schema.ts';
 import { ORPHAN_GRACE_MS, removeOrphanFiles } from './orphan-files.ts';
 import { createDatabaseStorage, createDiskStorage, DB_CHUNK_BYTES, INCOMING_SUFFIX, type Storage } from './storage.ts';
-import { backends, freshPostgresUrl, storedFileCount, testConfig } from './test-helper.ts';
+import { backends, freshPostgresUrl, storedFileCount, testConfig } from '../test-helper.ts';
 
 const MAX = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logSerializers, redactUrl } from './log-privacy.ts';
-import { createTestApp, type TestApp, type TestUser } from './test-helper.ts';
+import { createTestApp, type TestApp, type TestUser } from '../test-helper.ts';
 
 describe('log redaction', () => {
   it('keeps where a request went, never a download token, a tracking slug or a query string', () => {

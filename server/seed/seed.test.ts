@@ -1,8 +1,8 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { productRequests, users } from './db/schema.ts';
+import { productRequests, users } from '../db/schema.ts';
 import { demoAccounts, seedDemo, type DemoAccount } from './seed.ts';
-import { backends, createTestApp, emulatorHost, postgresSkipReason, signUp, type TestApp } from './test-helper.ts';
+import { backends, createTestApp, emulatorHost, postgresSkipReason, signUp, type TestApp } from '../test-helper.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[seed.test] PostgreSQL run skipped: ${skip}`);

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
-import type { AuditEntry } from '../domain/staff.ts';
-import type { Db } from './db/client.ts';
-import { auditLog } from './db/schema.ts';
+import type { AuditEntry } from '../../domain/staff.ts';
+import type { Db } from '../db/client.ts';
+import { auditLog } from '../db/schema.ts';
 
 export type AuditAction = AuditEntry['action'];
 

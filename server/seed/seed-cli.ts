@@ -1,5 +1,5 @@
-import { openServices } from './compose.ts';
-import { loadConfig } from './config.ts';
+import { openServices } from '../compose.ts';
+import { loadConfig } from '../config.ts';
 import { seedDemo } from './seed.ts';
 
 const services = await openServices(loadConfig());

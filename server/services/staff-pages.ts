@@ -1,17 +1,18 @@
 import { and, asc, desc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
-import { cents } from '../domain/money.ts';
-import { allowedActions } from '../domain/lifecycle.ts';
-import { queueTabs } from '../domain/queue-tabs.ts';
-import { type ClientFile, queueTabStatus, type QueueTab, type RequestFile, type RequestTab, type StaffThread } from '../domain/staff.ts';
+import { cents } from '../../domain/money.ts';
+import { allowedActions } from '../../domain/lifecycle.ts';
+import { queueTabs } from '../../domain/queue-tabs.ts';
+import { type ClientFile, queueTabStatus, type QueueTab, type RequestFile, type RequestTab, type StaffThread } from '../../domain/staff.ts';
 import { clientHistory, requestHistory } from './audit.ts';
-import type { Db } from './db/client.ts';
-import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, userPresence, users, visits } from './db/schema.ts';
-import { notFound } from './errors.ts';
-import { toNotification, toStaffNote, toStaffThread, toUserFile } from './serialize-messages.ts';
-import { clientName, toStaffClient, toStaffDeal, toStaffFile, toStaffRefund, toStaffRequest, toVisit } from './serialize.ts';
-import { linksOfRequest, toStaffTrackingLink } from './tracking/links.ts';
-import type { SignedLinks } from './signed-links.ts';
-import { UUID } from './storage.ts';
+import type { Db } from '../db/client.ts';
+import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, userPresence, users, visits } from '../db/schema.ts';
+import { notFound } from '../platform/errors.ts';
+import { toNotification, toStaffNote, toStaffThread, toUserFile } from '../serialize/messages.ts';
+import { clientName, toStaffClient, toStaffDeal, toStaffFile, toStaffRefund, toStaffRequest, toVisit } from '../serialize/rows.ts';
+import { linksOfRequest, toStaffTrackingLink } from '../tracking/links.ts';
+import type { SignedLinks } from '../files/signed-links.ts';
+import { UUID } from '../files/storage.ts';
+import { recordWatch } from './watches.ts';
 
 /**
  * What a staff page shows, built from the database: the queue counts, a client's whole file, a
@@ -149,4 +150,21 @@ export async function requestFile(db: Db, links: SignedLinks, requestId: string)
     history,
     allowedActions: allowedActions({ status: request.status, hasFinalFile: row.finalFileId !== null, contractSigned: row.contractSigned, leftToPay: request.leftToPay }),
   };
+}
+
+/**
+ * A client's file as a staff member opens it: the page is recorded (services/watches.ts), so it stays in their
+ * offline replica; a 404 opens nothing.
+ */
+export async function openClientFile(db: Db, links: SignedLinks, staffUid: string, uid: string): Promise<ClientFile> {
+  const file = await clientFile(db, links, uid);
+  await recordWatch(db, { staffUid, kind: 'client', entityId: file.client.uid, subjectUid: file.client.uid });
+  return file;
+}
+
+/** A request's file as a staff member opens it, recorded like a client's. */
+export async function openRequestFile(db: Db, links: SignedLinks, staffUid: string, requestId: string): Promise<RequestFile> {
+  const file = await requestFile(db, links, requestId);
+  await recordWatch(db, { staffUid, kind: 'request', entityId: file.request.id, subjectUid: file.client.uid });
+  return file;
 }

@@ -1,6 +1,6 @@
 import { and, like, lt, sql } from 'drizzle-orm';
-import type { Db } from './db/client.ts';
-import { rateCounters } from './db/schema.ts';
+import type { Db } from '../db/client.ts';
+import { rateCounters } from '../db/schema.ts';
 
 /** The windows counters are kept in; a stored key starts with its window's name (`1m:writes:<uid>`). */
 export const WINDOWS = { '1m': 60_000, '10m': 10 * 60_000, '1h': 60 * 60_000, '1d': 24 * 60 * 60_000 } as const;

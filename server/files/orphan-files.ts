@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
-import type { Db } from './db/client.ts';
-import { files } from './db/schema.ts';
-import { type PeriodicJob, startPeriodicJob } from './periodic-job.ts';
+import type { Db } from '../db/client.ts';
+import { files } from '../db/schema.ts';
+import { type PeriodicJob, startPeriodicJob } from '../platform/periodic-job.ts';
 import type { Storage } from './storage.ts';
 
 /**

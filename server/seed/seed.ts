@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from './db/client.ts';
-import { businessSettings, users } from './db/schema.ts';
-import type { IdentityProvider } from './firebase.ts';
+import type { Db } from '../db/client.ts';
+import { businessSettings, users } from '../db/schema.ts';
+import type { IdentityProvider } from '../auth/firebase.ts';
 import { demoBusinessSettings, seedClientData } from './seed-data.ts';
-import type { Storage } from './storage.ts';
+import type { Storage } from '../files/storage.ts';
 
 export interface DemoAccount {
   email: string;

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { BUSINESS_SETTINGS_ID } from '../domain/business-settings.ts';
-import { centsFromDollars } from '../domain/money.ts';
-import type { RequestStatus } from '../domain/enums.ts';
-import { detailKey, tools, type ToolDefinition, type ToolId } from '../domain/tools.ts';
-import type { Db } from './db/client.ts';
-import { businessSettings, deals, files, productRequests, trackingLinks } from './db/schema.ts';
-import type { Storage } from './storage.ts';
-import { loadIpLookup } from './tracking/ip-lookup.ts';
-import { newSlug } from './tracking/links.ts';
-import { recordVisit } from './tracking/record-visit.ts';
+import { BUSINESS_SETTINGS_ID } from '../../domain/business-settings.ts';
+import { centsFromDollars } from '../../domain/money.ts';
+import type { RequestStatus } from '../../domain/enums.ts';
+import { detailKey, tools, type ToolDefinition, type ToolId } from '../../domain/tools.ts';
+import type { Db } from '../db/client.ts';
+import { businessSettings, deals, files, productRequests, trackingLinks } from '../db/schema.ts';
+import type { Storage } from '../files/storage.ts';
+import { loadIpLookup } from '../tracking/ip-lookup.ts';
+import { newSlug } from '../tracking/links.ts';
+import { recordVisit } from '../tracking/record-visit.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -1,4 +1,4 @@
-import type { Database } from './db/client.ts';
+import type { Database } from '../db/client.ts';
 
 const CHANNEL = 'portal_changes';
 const EVERYONE = '*';

@@ -6,9 +6,9 @@ import { pipeline } from 'node:stream/promises';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
-import type { Db } from './db/client.ts';
-import { fileChunks } from './db/schema.ts';
-import { HttpError, notFound } from './errors.ts';
+import type { Db } from '../db/client.ts';
+import { fileChunks } from '../db/schema.ts';
+import { HttpError, notFound } from '../platform/errors.ts';
 
 /** Types accepted for evidence, checked from the bytes themselves, never from the file name. */
 const ALLOWED = new Set([
@@ -53,7 +53,7 @@ export interface Storage {
    * Removes every file no row names (`named` answers which of some names a files row holds) whose bytes
    * were last written before `cutoff` (ms since the epoch), cut-off temporary files included; returns
    * how many. A file written since `cutoff` may belong to an upload still in flight and is left alone
-   * (server/orphan-files.ts).
+   * (server/files/orphan-files.ts).
    */
   removeOrphans(cutoff: number, named: (names: string[]) => Promise<Set<string>>): Promise<number>;
 }

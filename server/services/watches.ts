@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from './db/client.ts';
-import { staffWatches } from './db/schema.ts';
+import type { Db } from '../db/client.ts';
+import { staffWatches } from '../db/schema.ts';
 
 /**
  * Records that a staff member opened a client or request page: the staff feed (routes/staff-sync.ts)
