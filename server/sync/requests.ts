@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import type { ProductRequest } from '../domain/schemas.ts';
-import type { Db } from './db/client.ts';
-import { requestExtras } from './request-extras.ts';
-import { type ClientRequestRow, toRequest } from './serialize.ts';
+import type { ProductRequest } from '../../domain/schemas.ts';
+import type { Db } from '../db/client.ts';
+import { requestExtras } from '../request-extras.ts';
+import { type ClientRequestRow, toRequest } from '../serialize.ts';
 
 /**
  * to_char's form of Date's toISOString (milliseconds, both cut rather than rounded), so isoTime (server/iso-time.ts)
@@ -27,7 +27,7 @@ export async function syncRequests(db: Db, uid: string, cursor: string, upper: s
     WHERE user_id = ${uid} AND seq > ${cursor}::bigint AND seq <= ${upper}::bigint
   `);
   const [{ page }] = (result as unknown as { rows: { page: string }[] }).rows;
-  // Positional, in the order selected above. The route sends them unchecked (routes/sync.ts, serializeSyncPage); the client
+  // Positional, in the order selected above. The route sends them unchecked (server/routes/sync.ts, serializeSyncPage); the client
   // checks every row with zod before its replica takes it.
   const rows = (JSON.parse(page) as RowColumns[]).map(
     ([id, productRequestType, refNo, createdAt, status, contractSigned, totalCents, paidCents, requestDetails, attachments, updatedAt, rejectionReason, clientKey]): ClientRequestRow => ({
