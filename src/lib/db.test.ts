@@ -1,6 +1,47 @@
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PortalDb, SYNC_CURSOR_KEY, dbName } from './db.ts';
+import { SYNCED_STORES } from '../../domain/sync.ts';
+import { PortalDb, REPLICA_STORES, STORE_VERSIONS, SYNC_CURSOR_KEY, dbName } from './db.ts';
+
+/** The stores the versions add up to: each entry changes or adds stores, null deletes one. */
+function storesOfVersions(versions: Record<string, string | null>[]): Record<string, string> {
+  const stores: Record<string, string> = {};
+  for (const changed of versions)
+    for (const [name, spec] of Object.entries(changed)) {
+      if (spec === null) delete stores[name];
+      else stores[name] = spec;
+    }
+  return stores;
+}
+
+/** A store as Dexie reads its spec: primary key first, then the indexes in any order. */
+const normalized = (stores: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(stores).map(([name, spec]) => {
+      const [key, ...indexes] = spec.split(',').map((part) => part.trim());
+      return [name, [key, ...indexes.sort()]];
+    }),
+  );
+
+describe('the replica stores and the synced tables\' declarations', () => {
+  it('the versions add up to the stores the declarations give: a table declared without a new version fails here', () => {
+    expect(normalized(storesOfVersions(STORE_VERSIONS))).toEqual(normalized(REPLICA_STORES));
+    for (const name of Object.keys(SYNCED_STORES)) expect(REPLICA_STORES[name]).toBe(SYNCED_STORES[name]);
+  });
+
+  it('an opened replica has every synced table with its declared primary key and indexes', async () => {
+    const db = new PortalDb(`stores-${Math.random()}`);
+    await db.open();
+    try {
+      const opened = Object.fromEntries(db.tables.map((table) => [table.name, [table.schema.primKey.src, ...table.schema.indexes.map((index) => index.src).sort()]]));
+      expect(opened).toEqual(normalized(REPLICA_STORES));
+      expect(db.verno).toBe(STORE_VERSIONS.length);
+    } finally {
+      db.close();
+      await Dexie.delete(db.name);
+    }
+  });
+});
 
 describe('the replica schema', () => {
   const uid = `upgrade-${Math.random()}`;
