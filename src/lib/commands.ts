@@ -3,8 +3,9 @@ import { ContactBody, ContactReply, ContactRequest, InitialFormBody, InitialForm
 import { type ToolDefinition, detailKey, tools } from '../../domain/tools.ts';
 import { FraudType, RefundType } from '../../domain/enums.ts';
 import { toolSubmissionSchema } from '../../domain/tool-schemas.ts';
-import { type CommandKindDef, type CommandKinds, type PurchaseBody, StoredReply, threadIdOf } from './command-kind.ts';
-import type { LocalRequest, OutboxCommand, PortalDb } from './db.ts';
+import { type CommandKindDef, type CommandKinds, type PurchaseBody, type ShownCommand, StoredReply, threadIdOf } from './command-kind.ts';
+import type { LocalRequest, OutboxCommand, PortalDb, ReplicaRow } from './db.ts';
+import type { SyncPage } from '../../domain/sync.ts';
 import { notificationsRead } from './notification-reads.ts';
 import { queueCommand } from './outbox.ts';
 import { staffCommandKinds } from './staff-commands.ts';
@@ -134,73 +135,86 @@ function isStrictlyLater(known: string, answer: string): boolean {
 
 // ---- refund, contact message, reply: a new row each, keyed by the first command's id ----
 
-const refund: CommandKindDef<RefundBody> = {
-  read: (command) => parsed(StoredRefund.safeParse(command.json)),
+/** The tables whose row a command adds: one row per command, keyed by the first command's id (target.id). */
+type NewRowList = 'refunds' | 'contactRequests' | 'contactReplies';
+
+/**
+ * A command that adds one row: the optimistic row is the server's fresh row (`fresh`) with the body's fields on
+ * it, Discard deletes it, and the server's answer replaces it. One shape for the refund, the contact message and
+ * the reply; what differs is their table, their schemas, their lane and the fresh row.
+ */
+function newRowKind<Body, List extends NewRowList>(kind: {
+  list: List;
+  /** The stored body, checked by shape (see above). */
+  stored: z.ZodType<Body>;
+  /** The feature's schema, applied in full to an edited body. */
+  body: z.ZodType<Body>;
+  answer: z.ZodType<SyncPage[List][number]>;
+  lane?: CommandKindDef<Body>['lane'];
+  label?: CommandKindDef<Body>['label'];
+  /** The row as the server starts it, marked pending, without the body's fields: what the screens show before the answer. */
+  fresh(command: ShownCommand): Partial<ReplicaRow<List>>;
+  /** The body's fields on the row: with `fresh`, the whole row. */
+  fields(body: Body): Partial<ReplicaRow<List>>;
+}): CommandKindDef<Body> {
+  // The list's table (PortalDb's property of the same name, typed by SyncedTables).
+  const table = (db: PortalDb) => db.table<ReplicaRow<List>, string>(kind.list);
+  return {
+    read: (command) => parsed(kind.stored.safeParse(command.json)),
+    lane: kind.lane,
+    label: kind.label,
+    validate: (_command, body) => kind.body.safeParse(body),
+    payload: (_command, body) => ({ json: body }),
+    async show(db, command, body) {
+      const row = (await table(db).get(command.target.id)) ?? kind.fresh(command);
+      await table(db).put({ ...row, ...kind.fields(body) } as ReplicaRow<List>);
+    },
+    revert: async (db, command) => table(db).delete(command.target.id),
+    answer: kind.answer,
+    async confirm(db, command, data) {
+      const answer = kind.answer.parse(data);
+      await table(db).delete(command.target.id);
+      await table(db).put(answer as ReplicaRow<List>);
+    },
+  };
+}
+
+const refund = newRowKind({
+  list: 'refunds',
+  stored: StoredRefund,
+  body: RefundBody,
+  answer: RefundRequest,
   // Behind whatever else is queued for its request (the purchase that made it, another refund of it), as the server allows one undecided refund a request.
   lane: (command) => `requests:${parsed(StoredRefund.safeParse(command.json))?.refundRequest.processId ?? command.target.id}`,
-  validate: (_command, body) => RefundBody.safeParse(body),
-  payload: (_command, body) => ({ json: body }),
-  async show(db, { target }, { refundRequest }) {
-    // What a fresh refund has on the server (no decision yet), so the request's row reads "Refund requested" at once.
-    const row = (await db.refunds.get(target.id)) ?? { id: target.id, createdAt: now(), status: 'requested' as const, amount: null, note: null, decidedAt: null, pending: true, commandId: target.id };
-    await db.refunds.put({ ...row, ...refundRequest });
-  },
-  revert: async (db, command) => db.refunds.delete(command.target.id),
-  answer: RefundRequest,
-  async confirm(db, command, data) {
-    const answer = RefundRequest.parse(data);
-    await db.refunds.delete(command.target.id);
-    await db.refunds.put(answer);
-  },
-};
+  // What a fresh refund has on the server (no decision yet), so the request's row reads "Refund requested" at once.
+  fresh: ({ target }) => ({ id: target.id, createdAt: now(), status: 'requested' as const, amount: null, note: null, decidedAt: null, pending: true, commandId: target.id }),
+  fields: ({ refundRequest }) => refundRequest,
+});
 
-const contact: CommandKindDef<ContactBody> = {
-  read: (command) => parsed(StoredContact.safeParse(command.json)),
-  validate: (_command, body) => ContactBody.safeParse(body),
-  payload: (_command, body) => ({ json: body }),
-  label: (body) => `Message: ${body.contactRequest.subject}`,
-  async show(db, { target }, { contactRequest }) {
-    const row = (await db.contactRequests.get(target.id)) ?? { id: target.id, createdAt: now(), status: 'open' as const, pending: true, commandId: target.id };
-    await db.contactRequests.put({ ...row, ...contactRequest });
-  },
-  revert: async (db, command) => db.contactRequests.delete(command.target.id),
+const contact = newRowKind({
+  list: 'contactRequests',
+  stored: StoredContact,
+  body: ContactBody,
   answer: ContactRequest,
-  async confirm(db, command, data) {
-    const answer = ContactRequest.parse(data);
-    await db.contactRequests.delete(command.target.id);
-    await db.contactRequests.put(answer);
-  },
-};
+  label: (body) => `Message: ${body.contactRequest.subject}`,
+  fresh: ({ target }) => ({ id: target.id, createdAt: now(), status: 'open' as const, pending: true, commandId: target.id }),
+  fields: ({ contactRequest }) => contactRequest,
+});
 
 /**
  * A reply in a support thread. The server reopens a closed thread when the reply arrives; the thread's status
  * comes back through the sync, so it is not changed here.
  */
-const contactReply: CommandKindDef<ReplyBody> = {
-  read: (command) => parsed(StoredReply.safeParse(command.json)),
+const contactReply = newRowKind({
+  list: 'contactReplies',
+  stored: StoredReply,
+  body: ReplyBody,
+  answer: ContactReply,
   // A thread's replies arrive in the order they were written (each has its own row, its target).
   lane: (command) => `contactRequests:${threadIdOf(command) ?? command.target.id}`,
-  validate: (_command, body) => ReplyBody.safeParse(body),
-  payload: (_command, body) => ({ json: body }),
-  async show(db, command, { reply }) {
-    const row = (await db.contactReplies.get(command.target.id)) ?? {
-      id: command.target.id,
-      threadId: threadIdOf(command) ?? '',
-      author: 'client' as const,
-      createdAt: now(),
-      pending: true,
-      commandId: command.target.id,
-    };
-    await db.contactReplies.put({ ...row, message: reply.message });
-  },
-  revert: async (db, command) => db.contactReplies.delete(command.target.id),
-  answer: ContactReply,
-  async confirm(db, command, data) {
-    const answer = ContactReply.parse(data);
-    await db.contactReplies.delete(command.target.id);
-    await db.contactReplies.put(answer);
-  },
-};
+  fresh: (command) => ({ id: command.target.id, threadId: threadIdOf(command) ?? '', author: 'client' as const, createdAt: now(), pending: true, commandId: command.target.id }),
+  fields: ({ reply }) => ({ message: reply.message }),
+});
 
 // ---- the initial form: it changes the profile, so Discard puts back what it said before ----
 
