@@ -47,6 +47,8 @@ export default tseslint.config(
   zone(['src/lib/**'], [{ regex: `${up(1)}(?!\\.\\./domain/)`, message: 'src/lib imports domain/ only.' }]),
   // After the lib zone, so that it replaces it for a module of several files (src/lib/sync/): its `../` is still src/lib.
   zone(['src/lib/*/**'], [{ regex: `${up(2)}(?!\\.\\./domain/)`, message: 'src/lib imports domain/ only.' }]),
+  // And one level deeper (src/lib/sync/commands/): its `../../` is src/lib.
+  zone(['src/lib/*/*/**'], [{ regex: `${up(3)}(?!\\.\\./domain/)`, message: 'src/lib imports domain/ only.' }]),
   zone(['src/components/**'], [{ regex: `${up(1)}(?!lib/|\\.\\./domain/)`, message: 'Shared components import src/lib and domain/ only.' }]),
   zone(
     commonFeatures.map((name) => `src/features/${name}/**`),

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { countUnread } from '../../domain/notification-reads.ts';
 import { emptySyncPage } from '../../domain/sync.ts';
-import { commandKinds } from './commands.ts';
+import { commandKinds } from './sync/commands/kinds.ts';
 import { PortalDb } from './db.ts';
 import { notificationRow, withReplica } from './test-kit.ts';
 import { markNotificationsRead } from './notification-reads.ts';
-import { discardCommand } from './outbox-actions.ts';
+import { discardCommand } from './sync/commands/outbox-actions.ts';
 import { applyPage } from './sync/pull.ts';
 
 const UID = 'reader';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { NotificationRead, NotificationReadBody, isUnread, laterMarker } from '../../domain/notification-reads.ts';
 import type { NotificationItem } from '../../domain/schemas.ts';
-import type { CommandKindDef } from './command-kind.ts';
+import type { CommandKindDef } from './sync/commands/kind.ts';
 import type { PortalDb } from './db.ts';
-import { queueCommand } from './outbox.ts';
+import { queueCommand } from './sync/commands/outbox.ts';
 
 /**
  * The user's notification read marker in the replica (docs/decisions/014-notification-read-state.md). It only

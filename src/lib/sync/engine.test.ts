@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emptySyncPage as empty } from '../../../domain/sync.ts';
 import type { StaffSyncPage } from '../../../domain/staff.ts';
 import { ApiError, NetworkError } from '../api-errors.ts';
-import { commandKinds } from '../commands.ts';
+import { commandKinds } from './commands/kinds.ts';
 import { PortalDb } from '../db.ts';
 import { localRequest, withReplica } from '../test-kit.ts';
 import { type SyncEngineDeps, type SyncTriggers, WAKE_EVERY_MS, createSyncEngine, spaced } from './engine.ts';

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { commandKinds } from '../commands.ts';
+import { commandKinds } from './commands/kinds.ts';
 import type { OutboxCommand, PortalDb } from '../db.ts';
-import { enqueue } from '../outbox.ts';
-import { outboxWords } from '../outbox-words.ts';
+import { enqueue } from './commands/outbox.ts';
+import { outboxWords } from './commands/outbox-words.ts';
 import { MAX_IN_FLIGHT } from './send-plan.ts';
 import { type OneAtATime, SENDER_ERROR_KEY, type SenderLoopDeps, readSenderError, startSender } from './sender.ts';
 import { type FakeClock, type GatedNetwork, fakeClock, gatedNetwork, withReplica } from '../test-kit.ts';
@@ -142,7 +142,7 @@ describe('sender loop', () => {
     // Another tab: its own copy of the modules (no shared memory), the same IndexedDB and the same locks.
     vi.resetModules();
     const otherDbModule = await import('../db.ts');
-    const otherOutbox = await import('../outbox.ts');
+    const otherOutbox = await import('./commands/outbox.ts');
     const otherSender = await import('./sender.ts');
     const otherDb = new otherDbModule.PortalDb(db.uid);
     await otherDb.open();

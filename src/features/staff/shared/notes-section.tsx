@@ -2,9 +2,9 @@ import { Box, Button, Field, HStack, Stack, Text, Textarea } from '@chakra-ui/re
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { NoteBody, type StaffNote } from '../../../../domain/staff.ts';
 import { TextEditDialog } from '../../../components/text-edit-dialog.tsx';
-import type { CommandEditorProps } from '../../../lib/command-editors.ts';
+import type { CommandEditorProps } from '../../../lib/sync/commands/editor-context.ts';
 import { useReplica } from '../../../lib/replica.ts';
-import { queueStaffNote } from '../../../lib/staff-commands.ts';
+import { queueStaffNote } from '../../../lib/sync/commands/staff-kinds.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { formatDateTime } from '../../../../domain/format.ts';

@@ -1,10 +1,10 @@
 import { liveQuery } from 'dexie';
 import { useCallback } from 'react';
-import { texts } from '../../domain/texts.ts';
-import type { OutboxCommand, PortalDb } from './db.ts';
-import { useReplica } from './replica.ts';
-import { showMessage } from './ui-state.ts';
-import { useOneAtATime } from './use-one-at-a-time.ts';
+import { texts } from '../../../../domain/texts.ts';
+import type { OutboxCommand, PortalDb } from '../../db.ts';
+import { useReplica } from '../../replica.ts';
+import { showMessage } from '../../ui-state.ts';
+import { useOneAtATime } from '../../use-one-at-a-time.ts';
 
 /**
  * What became of a command: the server took it ('sent'), it waits safely on the device ('queued'), or the

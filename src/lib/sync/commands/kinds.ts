@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { ContactBody, ContactReply, ContactRequest, InitialFormBody, InitialFormFields, ProductRequest, Profile, RefundBody, RefundRequest, ReplyBody } from '../../domain/schemas.ts';
-import { type ToolDefinition, detailKey, tools } from '../../domain/tools.ts';
-import { FraudType, RefundType } from '../../domain/enums.ts';
-import { toolSubmissionSchema } from '../../domain/tool-schemas.ts';
-import { type CommandKindDef, type CommandKinds, type PurchaseBody, type ShownCommand, StoredReply, threadIdOf } from './command-kind.ts';
-import type { LocalRequest, OutboxCommand, PortalDb, ReplicaRow } from './db.ts';
-import type { SyncPage } from '../../domain/sync.ts';
-import { notificationsRead } from './notification-reads.ts';
+import { ContactBody, ContactReply, ContactRequest, InitialFormBody, InitialFormFields, ProductRequest, Profile, RefundBody, RefundRequest, ReplyBody } from '../../../../domain/schemas.ts';
+import { type ToolDefinition, detailKey, tools } from '../../../../domain/tools.ts';
+import { FraudType, RefundType } from '../../../../domain/enums.ts';
+import { toolSubmissionSchema } from '../../../../domain/tool-schemas.ts';
+import { type CommandKindDef, type CommandKinds, type PurchaseBody, type ShownCommand, StoredReply, threadIdOf } from './kind.ts';
+import type { LocalRequest, OutboxCommand, PortalDb, ReplicaRow } from '../../db.ts';
+import type { SyncPage } from '../../../../domain/sync.ts';
+import { notificationsRead } from '../../notification-reads.ts';
 import { queueCommand } from './outbox.ts';
-import { staffCommandKinds } from './staff-commands.ts';
+import { staffCommandKinds } from './staff-kinds.ts';
 
 /** A body read back from Dexie: what does not parse is null (an unreadable command). */
 function parsed<T>(result: z.ZodSafeParseResult<T>): T | null {

@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { InitialFormFields } from '../../domain/schemas.ts';
-import { findTool } from '../../domain/tools.ts';
-import type { CommandBodies } from './command-kind.ts';
-import { commandKinds, queueContact, queueContactReply, queueInitialForm, queuePurchase, queueRefund } from './commands.ts';
-import { type CommandKind, type OutboxCommand, PortalDb } from './db.ts';
-import { withReplica } from './test-kit.ts';
-import { markNotificationsRead } from './notification-reads.ts';
+import type { InitialFormFields } from '../../../../domain/schemas.ts';
+import { findTool } from '../../../../domain/tools.ts';
+import type { CommandBodies } from './kind.ts';
+import { commandKinds, queueContact, queueContactReply, queueInitialForm, queuePurchase, queueRefund } from './kinds.ts';
+import { type CommandKind, type OutboxCommand, PortalDb } from '../../db.ts';
+import { withReplica } from '../../test-kit.ts';
+import { markNotificationsRead } from '../../notification-reads.ts';
 import { InvalidEditError, discardCommand, editCommand, readCommandBody } from './outbox-actions.ts';
-import { queueStaffNote, queueStaffReply, readStaffCommand } from './staff-commands.ts';
+import { queueStaffNote, queueStaffReply, readStaffCommand } from './staff-kinds.ts';
 
 const UID = 'u1';
 const form: InitialFormFields = { moneyLost: 100, lastFundsTransfer: Date.UTC(2026, 0, 1), fraudType: 'CRYPTO', fraudUrl: 'https://x.example', name: 'A' };

@@ -4,12 +4,12 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findTool } from '../../domain/tools.ts';
 import { OutboxList } from '../features/offline/outbox-list.tsx';
-import { CommandEditorsContext } from '../lib/command-editors.ts';
-import { queueContact, queuePurchase } from '../lib/commands.ts';
+import { CommandEditorsContext } from '../lib/sync/commands/editor-context.ts';
+import { queueContact, queuePurchase } from '../lib/sync/commands/kinds.ts';
 import { PortalDb } from '../lib/db.ts';
 import { withReplica } from '../lib/test-kit.ts';
 import { ReplicaContext } from '../lib/replica.ts';
-import { commandEditors } from './command-editors.tsx';
+import { commandEditors } from './feature-edit-dialogs.tsx';
 
 const system = createSystem(defaultConfig);
 

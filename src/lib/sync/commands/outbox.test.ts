@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type OutboxCommand, PortalDb } from './db.ts';
-import { withReplica } from './test-kit.ts';
-import { commandKinds } from './commands.ts';
+import { type OutboxCommand, PortalDb } from '../../db.ts';
+import { withReplica } from '../../test-kit.ts';
+import { commandKinds } from './kinds.ts';
 import { enqueue } from './outbox.ts';
 import { outboxWords } from './outbox-words.ts';
-import { backoff } from './sync/send-plan.ts';
-import { type SenderDeps, sendNext } from './sync/sender.ts';
+import { backoff } from '../send-plan.ts';
+import { type SenderDeps, sendNext } from '../sender.ts';
 
 const okSchema = z.object({ id: z.string(), subject: z.string(), message: z.string(), createdAt: z.string(), status: z.enum(['open', 'closed']).default('open') });
 

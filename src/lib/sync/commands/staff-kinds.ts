@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ReplyBody } from '../../domain/schemas.ts';
-import { type ClientFile, NoteBody, StaffNote, StaffThread } from '../../domain/staff.ts';
-import { type CommandKindDef, type CommandKinds, StoredReply, threadIdOf } from './command-kind.ts';
-import type { OutboxCommand, PortalDb } from './db.ts';
+import { ReplyBody } from '../../../../domain/schemas.ts';
+import { type ClientFile, NoteBody, StaffNote, StaffThread } from '../../../../domain/staff.ts';
+import { type CommandKindDef, type CommandKinds, StoredReply, threadIdOf } from './kind.ts';
+import type { OutboxCommand, PortalDb } from '../../db.ts';
 import { queueCommand } from './outbox.ts';
 
 /**
@@ -30,7 +30,7 @@ const staffReply: CommandKindDef<ReplyBody> = {
 };
 
 const staffNote: CommandKindDef<NoteBody> = {
-  // By shape only, like every stored body (see commands.ts): what the server refused still opens in its form.
+  // By shape only, like every stored body (see kinds.ts): what the server refused still opens in its form.
   read: (command) => {
     const body = StoredNote.safeParse(command.json);
     return body.success ? body.data : null;

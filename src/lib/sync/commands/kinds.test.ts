@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { emptySyncPage } from '../../domain/sync.ts';
-import { findTool } from '../../domain/tools.ts';
-import { type OutboxCommand, PortalDb, commandTables } from './db.ts';
-import { localRequest, withReplica } from './test-kit.ts';
-import { commandKinds, queueContact, queueContactReply, queuePurchase, queueRefund } from './commands.ts';
-import { pull } from './sync/pull.ts';
+import { emptySyncPage } from '../../../../domain/sync.ts';
+import { findTool } from '../../../../domain/tools.ts';
+import { type OutboxCommand, PortalDb, commandTables } from '../../db.ts';
+import { localRequest, withReplica } from '../../test-kit.ts';
+import { commandKinds, queueContact, queueContactReply, queuePurchase, queueRefund } from './kinds.ts';
+import { pull } from '../pull.ts';
 
 describe('queued commands', () => {
   let db: PortalDb;

@@ -1,6 +1,6 @@
-import type { CommandBodies, CommandKindDef } from './command-kind.ts';
-import { commandKinds } from './commands.ts';
-import { type CommandKind, commandTables, type OutboxCommand, type PortalDb } from './db.ts';
+import type { CommandBodies, CommandKindDef } from './kind.ts';
+import { commandKinds } from './kinds.ts';
+import { type CommandKind, commandTables, type OutboxCommand, type PortalDb } from '../../db.ts';
 import { queueChanged } from './outbox.ts';
 
 /** What the outbox panel offers on a command: Retry, Discard (a true undo) and Edit (failed ones). */
