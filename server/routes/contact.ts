@@ -6,7 +6,7 @@ import { ContactBody, ContactReply, ContactRequest, envelope, NotCrmExistsBody, 
 import type { Db } from '../db/client.ts';
 import { contactReplies, contactRequests, users } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
-import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from '../services/command-ids.ts';
+import { commandIdConflict, commandIdOf, insertOnce, keyReused, settleInTransaction } from '../services/command-ids.ts';
 import { toContactReply, toContactRequest } from '../serialize-messages.ts';
 import { UUID } from '../storage.ts';
 
@@ -40,7 +40,7 @@ export async function contactRoutes(app: FastifyInstance) {
       const uid = request.user.uid;
       const { subject, message } = request.body.contactRequest;
       const answer = await app.db.transaction(async (tx) => {
-        const { row } = await openThread(tx, uid, { subject, message }, clientKeyOf(request));
+        const { row } = await openThread(tx, uid, { subject, message }, commandIdOf(request));
         const data = { data: toContactRequest(row) };
         await settleInTransaction(tx, request, 201, data);
         return data;
@@ -85,7 +85,7 @@ export async function contactRoutes(app: FastifyInstance) {
       const uid = request.user.uid;
       const answer = await app.db.transaction(async (tx) => {
         const thread = await ownThread(tx, uid, request.params.threadId, true);
-        const { row, created } = await appendClientReply(tx, thread, request.body.reply.message, clientKeyOf(request));
+        const { row, created } = await appendClientReply(tx, thread, request.body.reply.message, commandIdOf(request));
         // A rerun changes nothing more: the first attempt already reopened the thread.
         if (created) await reopenForReply(tx, thread);
         const data = { data: toContactReply(row) };
@@ -120,33 +120,33 @@ export async function contactRoutes(app: FastifyInstance) {
 type ThreadRow = typeof contactRequests.$inferSelect;
 
 /** Stores a new thread, or finds the one this Idempotency-Key already stored (a rerun after a crash). */
-async function openThread(tx: Db, uid: string, fields: { subject: string; message: string }, clientKey: string | null) {
+async function openThread(tx: Db, uid: string, fields: { subject: string; message: string }, commandId: string | null) {
   return insertOnce(
-    clientKey,
-    async (key) => (await tx.select().from(contactRequests).where(and(eq(contactRequests.userId, uid), eq(contactRequests.clientKey, key))))[0],
+    commandId,
+    async (key) => (await tx.select().from(contactRequests).where(and(eq(contactRequests.userId, uid), eq(contactRequests.commandId, key))))[0],
     async () =>
       (
         await tx
           .insert(contactRequests)
-          .values({ userId: uid, ...fields, clientKey })
-          .onConflictDoNothing(clientKeyConflict(contactRequests.userId, contactRequests.clientKey))
+          .values({ userId: uid, ...fields, commandId })
+          .onConflictDoNothing(commandIdConflict(contactRequests.userId, contactRequests.commandId))
           .returning()
       )[0],
   );
 }
 
 /** Stores the client's reply, or finds the one this Idempotency-Key already stored (a rerun after a crash). */
-async function appendClientReply(tx: Db, thread: ThreadRow, message: string, clientKey: string | null) {
+async function appendClientReply(tx: Db, thread: ThreadRow, message: string, commandId: string | null) {
   const uid = thread.userId;
   const result = await insertOnce(
-    clientKey,
-    async (key) => (await tx.select().from(contactReplies).where(and(eq(contactReplies.authorUid, uid), eq(contactReplies.clientKey, key))))[0],
+    commandId,
+    async (key) => (await tx.select().from(contactReplies).where(and(eq(contactReplies.authorUid, uid), eq(contactReplies.commandId, key))))[0],
     async () =>
       (
         await tx
           .insert(contactReplies)
-          .values({ threadId: thread.id, userId: uid, author: 'client', authorUid: uid, message, clientKey })
-          .onConflictDoNothing(clientKeyConflict(contactReplies.authorUid, contactReplies.clientKey))
+          .values({ threadId: thread.id, userId: uid, author: 'client', authorUid: uid, message, commandId })
+          .onConflictDoNothing(commandIdConflict(contactReplies.authorUid, contactReplies.commandId))
           .returning()
       )[0],
   );

@@ -7,7 +7,7 @@ import type { Db } from '../db/client.ts';
 import { files, userAttachments } from '../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { toUserFile } from '../serialize-messages.ts';
-import { clientKeyOf, insertOnce, settleInTransaction } from '../services/command-ids.ts';
+import { commandIdOf, insertOnce, settleInTransaction } from '../services/command-ids.ts';
 import { UploadedFile } from '../plugins/uploads.ts';
 import { UUID, formatBytes, sendStoredFile } from '../storage.ts';
 
@@ -34,12 +34,12 @@ const AttachmentsBody = z.strictObject({
 type FileRow = typeof files.$inferSelect;
 
 /** The rows an upload under this user's Idempotency-Key stored, in the order it sent them; undefined when none. */
-async function filesOfKey(db: Db, userId: string, clientKey: string): Promise<FileRow[] | undefined> {
+async function filesOfKey(db: Db, userId: string, commandId: string): Promise<FileRow[] | undefined> {
   const rows = await db
     .select()
     .from(files)
-    .where(and(eq(files.userId, userId), eq(files.clientKey, clientKey)))
-    .orderBy(asc(files.clientKeyPart));
+    .where(and(eq(files.userId, userId), eq(files.commandId, commandId)))
+    .orderBy(asc(files.commandIdPart));
   return rows.length > 0 ? rows : undefined;
 }
 
@@ -73,13 +73,13 @@ export async function fileRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const parts = Array.isArray(request.body.files) ? request.body.files : [request.body.files];
       const userId = request.user.uid;
-      const clientKey = clientKeyOf(request);
+      const commandId = commandIdOf(request);
       const answer = (rows: FileRow[]) => ({ data: { code: 'SUCCESS' as const, message: 'Files uploaded successfully', files: rows.map(toUserFile) } });
       // The rows and the key's answer commit together: a process killed after this commit leaves the key
       // done, and the retry is answered from it instead of storing the files again.
       const stored = await app.db.transaction(async (tx) => {
         const result = await insertOnce(
-          clientKey,
+          commandId,
           (key) => filesOfKey(tx, userId, key),
           async () => {
             const rows = await tx
@@ -93,11 +93,11 @@ export async function fileRoutes(app: FastifyInstance) {
                   contentType: stored.contentType,
                   size: stored.size,
                   sha256: stored.sha256,
-                  clientKey,
-                  clientKeyPart: clientKey === null ? null : part,
+                  commandId,
+                  commandIdPart: commandId === null ? null : part,
                 })),
               )
-              .onConflictDoNothing({ target: [files.userId, files.clientKey, files.clientKeyPart], where: sql`client_key IS NOT NULL` })
+              .onConflictDoNothing({ target: [files.userId, files.commandId, files.commandIdPart], where: sql`client_key IS NOT NULL` })
               .returning();
             return rows.length > 0 ? rows : undefined;
           },

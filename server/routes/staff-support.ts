@@ -11,7 +11,7 @@ import type { AuditRecord } from '../audit.ts';
 import type { Db } from '../db/client.ts';
 import { contactReplies, contactRequests, productRequests, refunds, staffNotes, users } from '../db/schema.ts';
 import { conflict, notFound } from '../errors.ts';
-import { clientKeyConflict, clientKeyOf, insertOnce, keyReused } from '../services/command-ids.ts';
+import { commandIdConflict, commandIdOf, insertOnce, keyReused } from '../services/command-ids.ts';
 import { toStaffNote } from '../serialize-messages.ts';
 import { toStaffRefund } from '../serialize.ts';
 import { staffThread } from '../staff-files.ts';
@@ -55,7 +55,7 @@ export async function staffSupportRoutes(app: FastifyInstance) {
       const message = request.body.reply.message;
       const { body } = await staffWrite(app, request, {
         lock: (tx) => lockThread(tx, request.params.threadId),
-        change: (tx, row, actor) => replyToThread(tx, row, { message, clientKey: clientKeyOf(request) }, actor),
+        change: (tx, row, actor) => replyToThread(tx, row, { message, commandId: commandIdOf(request) }, actor),
         status: 201,
         answer: (replied) => ({ data: replied.thread }),
         poke: (replied) => ({ client: replied.owner }),
@@ -127,7 +127,7 @@ export async function staffSupportRoutes(app: FastifyInstance) {
       const { body } = await staffWrite(app, request, {
         // A note changes no existing row: there is nothing to lock.
         lock: async () => undefined,
-        change: async (tx, _none, actor) => ({ done: await addNote(tx, request.body, actor, clientKeyOf(request)) }),
+        change: async (tx, _none, actor) => ({ done: await addNote(tx, request.body, actor, commandIdOf(request)) }),
         status: 201,
         answer: (note) => ({ data: toStaffNote(note) }),
         // Only staff streams: the staff member's other devices and colleagues with the page in their replica.
@@ -167,17 +167,17 @@ interface ThreadResult {
  * Appends a staff reply. No version: appending never overwrites anyone, and a reply may come from an
  * offline outbox long after the page was read. A reply to a closed thread leaves it closed.
  */
-async function replyToThread(tx: Db, row: ThreadRow, reply: { message: string; clientKey: string | null }, actor: Actor): Promise<StaffChange<ThreadResult>> {
+async function replyToThread(tx: Db, row: ThreadRow, reply: { message: string; commandId: string | null }, actor: Actor): Promise<StaffChange<ThreadResult>> {
   const { row: written, created } = await insertOnce(
-    reply.clientKey,
+    reply.commandId,
     async (key) =>
-      (await tx.select({ id: contactReplies.id, threadId: contactReplies.threadId }).from(contactReplies).where(and(eq(contactReplies.authorUid, actor.uid), eq(contactReplies.clientKey, key))))[0],
+      (await tx.select({ id: contactReplies.id, threadId: contactReplies.threadId }).from(contactReplies).where(and(eq(contactReplies.authorUid, actor.uid), eq(contactReplies.commandId, key))))[0],
     async () =>
       (
         await tx
           .insert(contactReplies)
-          .values({ threadId: row.id, userId: row.userId, author: 'staff', authorUid: actor.uid, message: reply.message, clientKey: reply.clientKey })
-          .onConflictDoNothing(clientKeyConflict(contactReplies.authorUid, contactReplies.clientKey))
+          .values({ threadId: row.id, userId: row.userId, author: 'staff', authorUid: actor.uid, message: reply.message, commandId: reply.commandId })
+          .onConflictDoNothing(commandIdConflict(contactReplies.authorUid, contactReplies.commandId))
           .returning({ id: contactReplies.id, threadId: contactReplies.threadId })
       )[0],
   );
@@ -320,7 +320,7 @@ function refundMessage(row: RefundRow, request: RequestRow): string {
 // ---- notes ----
 
 /** A note on a client, or on one of their requests: a request of someone else is "not found", like an unknown one. */
-async function addNote(db: Db, body: NoteBody, actor: Actor, clientKey: string | null): Promise<typeof staffNotes.$inferSelect> {
+async function addNote(db: Db, body: NoteBody, actor: Actor, commandId: string | null): Promise<typeof staffNotes.$inferSelect> {
   const [client] = await db.select({ uid: users.uid }).from(users).where(eq(users.uid, body.clientUid));
   if (!client) throw notFound(`Client ${body.clientUid} not found`);
   if (body.requestId !== undefined) {
@@ -331,14 +331,14 @@ async function addNote(db: Db, body: NoteBody, actor: Actor, clientKey: string |
     if (!owned) throw notFound('Request not found');
   }
   const { row: note } = await insertOnce(
-    clientKey,
-    async (key) => (await db.select().from(staffNotes).where(and(eq(staffNotes.authorUid, actor.uid), eq(staffNotes.clientKey, key))))[0],
+    commandId,
+    async (key) => (await db.select().from(staffNotes).where(and(eq(staffNotes.authorUid, actor.uid), eq(staffNotes.commandId, key))))[0],
     async () =>
       (
         await db
           .insert(staffNotes)
-          .values({ subjectUid: client.uid, requestId: body.requestId ?? null, authorUid: actor.uid, authorEmail: actor.email, body: body.body, clientKey })
-          .onConflictDoNothing(clientKeyConflict(staffNotes.authorUid, staffNotes.clientKey))
+          .values({ subjectUid: client.uid, requestId: body.requestId ?? null, authorUid: actor.uid, authorEmail: actor.email, body: body.body, commandId })
+          .onConflictDoNothing(commandIdConflict(staffNotes.authorUid, staffNotes.commandId))
           .returning()
       )[0],
   );

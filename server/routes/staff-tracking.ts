@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope } from '../../domain/schemas.ts';
 import { NewTrackingLinkBody, StaffTrackingLink, TrackingLinkPatch } from '../../domain/tracking.ts';
-import { clientKeyOf } from '../services/command-ids.ts';
+import { commandIdOf } from '../services/command-ids.ts';
 import { lockRequest, staffWrite } from '../services/staff-write.ts';
 import { checkTrackingLinkRequest, createTrackingLink, lockTrackingLink, setTrackingLinkDisabled, toStaffTrackingLink } from '../tracking/links.ts';
 
@@ -35,7 +35,7 @@ export async function staffTrackingRoutes(app: FastifyInstance) {
       const { body } = await staffWrite(app, request, {
         lock: (tx) => lockRequest(tx, request.params.requestId),
         check: (_tx, row) => checkTrackingLinkRequest(row),
-        change: (tx, row, actor) => createTrackingLink(tx, row, request.body, actor, clientKeyOf(request)),
+        change: (tx, row, actor) => createTrackingLink(tx, row, request.body, actor, commandIdOf(request)),
         status: 201,
         answer: (link) => ({ data: toStaffTrackingLink(link) }),
         poke: (link) => ({ client: link.userId }),

@@ -360,7 +360,7 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
     const { page: start } = await pull(u);
     const made = await t.services.db
       .insert(productRequests)
-      .values(Array.from({ length: 300 }, (_, i) => ({ userId: u.uid, toolId: 'x', productRequestType: TOOL, requestDetails: { n: i }, clientKey: i === 7 ? 'cmd-7' : null })))
+      .values(Array.from({ length: 300 }, (_, i) => ({ userId: u.uid, toolId: 'x', productRequestType: TOOL, requestDetails: { n: i }, commandId: i === 7 ? 'cmd-7' : null })))
       .returning();
     const moved = made[123];
     const res = await t.app.inject({ method: 'POST', url: `/api/staff/requests/${moved.id}/transition`, headers: staff.headers, payload: { to: 'Waiting for actions', version: 1, totalAmount: 80 } });

@@ -30,7 +30,7 @@ export async function syncRequests(db: Db, uid: string, cursor: string, upper: s
   // Positional, in the order selected above. The route sends them unchecked (server/routes/sync.ts, serializeSyncPage); the client
   // checks every row with zod before its replica takes it.
   const rows = (JSON.parse(page) as RowColumns[]).map(
-    ([id, productRequestType, refNo, createdAt, status, contractSigned, totalCents, paidCents, requestDetails, attachments, updatedAt, rejectionReason, clientKey]): ClientRequestRow => ({
+    ([id, productRequestType, refNo, createdAt, status, contractSigned, totalCents, paidCents, requestDetails, attachments, updatedAt, rejectionReason, commandId]): ClientRequestRow => ({
       id,
       productRequestType,
       refNo,
@@ -43,7 +43,7 @@ export async function syncRequests(db: Db, uid: string, cursor: string, upper: s
       attachments,
       updatedAt,
       rejectionReason,
-      clientKey,
+      commandId,
     }),
   );
   // Their status history and attachment hashes: two more queries, only for a page with requests.
@@ -52,4 +52,4 @@ export async function syncRequests(db: Db, uid: string, cursor: string, upper: s
 }
 
 type C = ClientRequestRow;
-type RowColumns = [C['id'], C['productRequestType'], C['refNo'], C['createdAt'], C['status'], C['contractSigned'], C['totalCents'], C['paidCents'], C['requestDetails'], C['attachments'], C['updatedAt'], C['rejectionReason'], C['clientKey']];
+type RowColumns = [C['id'], C['productRequestType'], C['refNo'], C['createdAt'], C['status'], C['contractSigned'], C['totalCents'], C['paidCents'], C['requestDetails'], C['attachments'], C['updatedAt'], C['rejectionReason'], C['commandId']];
