@@ -75,4 +75,19 @@ describe('the replica schema', () => {
     expect((await again.meta.get(SYNC_CURSOR_KEY))?.value).toBe('43');
     again.close();
   });
+
+  it('keeps the id of a command queued before version 9 as its command id, so a resend carries the same key', async () => {
+    const old = new Dexie(dbName(uid));
+    old.version(8).stores({ outbox: '++seq, &id, status', meta: 'key' });
+    await old.open();
+    await old.table('outbox').add({ id: 'c1', kind: 'contact', status: 'pending', target: { table: 'contactRequests', id: 'c1' } });
+    old.close();
+
+    const db = new PortalDb(uid);
+    await db.open();
+    const command = await db.outbox.where('commandId').equals('c1').first();
+    expect(command).toMatchObject({ commandId: 'c1', target: { table: 'contactRequests', id: 'c1' } });
+    expect(command).not.toHaveProperty('id');
+    db.close();
+  });
 });

@@ -29,8 +29,11 @@ export type CommandStatus = 'pending' | 'sending' | 'failed' | 'held';
 export interface OutboxCommand {
   /** Auto-increment: the send order (FIFO). */
   seq?: number;
-  /** Sent as Idempotency-Key, so a resend after a lost answer is recognised by the server. */
-  id: string;
+  /**
+   * The command id: sent as Idempotency-Key, so a resend after a lost answer is recognised by the server, and
+   * stored by the server with the row it creates (the row's `commandId`). A row written optimistically is keyed by it.
+   */
+  commandId: string;
   kind: CommandKind;
   label: string;
   method: 'POST' | 'PUT';
@@ -85,7 +88,7 @@ export type SyncedTables = { profile: Table<Profile, string> } & { [List in Sync
 /** The device's own stores, beside the synced ones. */
 const DEVICE_STORES = {
   liveDetails: 'id',
-  outbox: '++seq, &id, status',
+  outbox: '++seq, &commandId, status',
   meta: 'key',
   // The staff workspace's offline copies (keyed by uid, request id, "tab|search").
   staffClients: 'key',
@@ -126,6 +129,8 @@ export const STORE_VERSIONS: Record<string, string | null>[] = [
   // 8: a pull writes every index of every row it brings (docs/decisions/017): only the indexes a screen reads stay.
   // A tool's count uses the compound index; no screen queries deals by request or tool (billing reads them all).
   { requests: 'id, status, Created_Time, [productRequestType+Created_Time]', deals: 'id' },
+  // 9: the outbox's command id is named so (it was `id`): its unique index follows (upgrade below).
+  { outbox: '++seq, &commandId, status' },
 ];
 
 // The synced tables' properties come from their declarations (SyncedTables); Dexie defines them on the instance.
@@ -156,6 +161,16 @@ export class PortalDb extends Dexie {
     // replica written before reads the feed again from the start, once, so rows unchanged since get them too;
     // every row is put again, which is safe (as the sync-health Retry does).
     this.version(7).upgrade((tx) => tx.table<MetaRow, string>('meta').delete(SYNC_CURSOR_KEY));
+    // Commands queued before version 9 keep their id under its new name, so a resend still carries the same key.
+    this.version(9).upgrade((tx) =>
+      tx
+        .table('outbox')
+        .toCollection()
+        .modify((command: Record<string, unknown>) => {
+          if (command.commandId === undefined) command.commandId = command.id;
+          delete command.id;
+        }),
+    );
     // The latest version declares the stores as the declarations give them (the same, as db.test.ts checks).
     this.version(STORE_VERSIONS.length).stores(REPLICA_STORES);
   }

@@ -33,7 +33,7 @@ describe('notification read marker in the replica', () => {
     expect(id).not.toBeNull();
     expect(await unread()).toBe(0);
     const [command] = await db.outbox.toArray();
-    expect(command).toMatchObject({ id, kind: 'notificationsRead', method: 'PUT', path: '/notifications/read', json: { notificationId: notificationRow(3).id }, status: 'pending' });
+    expect(command).toMatchObject({ commandId: id, kind: 'notificationsRead', method: 'PUT', path: '/notifications/read', json: { notificationId: notificationRow(3).id }, status: 'pending' });
     // Nothing new: opening the bell again queues nothing.
     expect(await markNotificationsRead(db, notificationRow(3))).toBeNull();
     expect(await db.outbox.count()).toBe(1);

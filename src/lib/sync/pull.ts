@@ -248,10 +248,10 @@ async function retireConfirmedCommands(db: PortalDb, rows: { id: string; command
   const ids = new Set(rows.map((r) => r.id));
   const confirmed = rows.map((r) => r.commandId).filter((id): id is string => !!id && !ids.has(id));
   if (confirmed.length === 0) return;
-  const commands = await db.outbox.where('id').anyOf(confirmed).toArray();
+  const commands = await db.outbox.where('commandId').anyOf(confirmed).toArray();
   if (commands.length === 0) return;
   // An edited command has a new id but still owns its original optimistic row (target.id).
-  const optimistic = [...commands.map((c) => c.id), ...commands.map((c) => c.target.id)];
+  const optimistic = [...commands.map((c) => c.commandId), ...commands.map((c) => c.target.id)];
   await Promise.all(OPTIMISTIC_LISTS.map((list) => db.table(list).bulkDelete(optimistic)));
   await db.outbox.bulkDelete(commands.map((c) => c.seq!));
 }

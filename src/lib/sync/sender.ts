@@ -261,7 +261,7 @@ async function hold(db: PortalDb, command: OutboxCommand): Promise<Attempt> {
 
 /** One attempt on the wire: JSON, or multipart with the files the command keeps as Blobs. */
 export function sendOverNetwork(command: OutboxCommand, token: string): Promise<Response> {
-  const headers = { 'idempotency-key': command.id };
+  const headers = { 'idempotency-key': command.commandId };
   if (command.form) {
     const form = new FormData();
     for (const [k, v] of Object.entries(command.form.fields)) form.append(k, v);

@@ -49,7 +49,7 @@ export function Conversations({ threads, clientUid, refreshing, reload }: { thre
               key={thread.id}
               thread={thread}
               clientUid={clientUid}
-              queued={queued.filter((r) => r.threadId === thread.id && !thread.replies.some((x) => x.commandId === r.command.id))}
+              queued={queued.filter((r) => r.threadId === thread.id && !thread.replies.some((x) => x.commandId === r.command.commandId))}
               refreshing={refreshing}
               reload={reload}
             />
@@ -131,7 +131,7 @@ function ThreadCard({ thread, clientUid, queued, refreshing, reload }: ThreadCar
             <Message key={reply.id} author={reply.author} at={reply.createdAt} body={reply.message} />
           ))}
           {queued.map((reply) => (
-            <Message key={reply.command.id} author="staff" body={reply.message} mark={<QueuedMark command={reply.command} />} />
+            <Message key={reply.command.commandId} author="staff" body={reply.message} mark={<QueuedMark command={reply.command} />} />
           ))}
         </Stack>
         <ReplyForm thread={thread} clientUid={clientUid} />

@@ -56,7 +56,7 @@ export interface CommandKindDef<Body> extends AnswerHandler {
 }
 
 /** What writing a command's optimistic row needs of it: the row is keyed by `target.id`; a reply's path names its thread. */
-export type ShownCommand = Pick<OutboxCommand, 'id' | 'path' | 'target'>;
+export type ShownCommand = Pick<OutboxCommand, 'commandId' | 'path' | 'target'>;
 
 export type CommandKinds = { [K in CommandKind]: CommandKindDef<CommandBodies[K]> };
 

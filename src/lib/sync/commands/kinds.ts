@@ -249,43 +249,43 @@ export type PurchaseValues = Record<string, string | number | undefined>;
 
 /** Queues a purchase (the form's values, as toPurchaseBody makes them); its optimistic row shows at once as Pending, badged until sent. */
 export async function queuePurchase(db: PortalDb, tool: ToolDefinition, body: PurchaseBody): Promise<string> {
-  const id = crypto.randomUUID();
-  const command = { id, kind: 'purchase' as const, label: `${tool.header} request`, method: 'POST' as const, path: `/${tool.hrefBackend}`, target: { table: 'requests' as const, id } };
+  const commandId = crypto.randomUUID();
+  const command = { commandId, kind: 'purchase' as const, label: `${tool.header} request`, method: 'POST' as const, path: `/${tool.hrefBackend}`, target: { table: 'requests' as const, id: commandId } };
   await queueCommand(db, purchase, command, body);
-  return id;
+  return commandId;
 }
 
 /** Queues a refund request; the body is exactly the spec's payload. */
 export async function queueRefund(db: PortalDb, refundRequest: RefundBody['refundRequest'], toolName: string): Promise<string> {
-  const id = crypto.randomUUID();
-  const command = { id, kind: 'refund' as const, label: `Refund for ${toolName}`, method: 'POST' as const, path: '/refund', target: { table: 'refunds' as const, id } };
+  const commandId = crypto.randomUUID();
+  const command = { commandId, kind: 'refund' as const, label: `Refund for ${toolName}`, method: 'POST' as const, path: '/refund', target: { table: 'refunds' as const, id: commandId } };
   await queueCommand(db, refund, command, { refundRequest });
-  return id;
+  return commandId;
 }
 
 export async function queueContact(db: PortalDb, subject: string, message: string): Promise<string> {
-  const id = crypto.randomUUID();
+  const commandId = crypto.randomUUID();
   const body = { contactRequest: { subject, message } };
-  const command = { id, kind: 'contact' as const, label: contact.label!(body), method: 'POST' as const, path: '/contact', target: { table: 'contactRequests' as const, id } };
+  const command = { commandId, kind: 'contact' as const, label: contact.label!(body), method: 'POST' as const, path: '/contact', target: { table: 'contactRequests' as const, id: commandId } };
   await queueCommand(db, contact, command, body);
-  return id;
+  return commandId;
 }
 
 /** Queues a reply in a support thread (`threadId` is the server's id of the contact request); it shows at once, badged until sent. */
 export async function queueContactReply(db: PortalDb, threadId: string, subject: string, message: string): Promise<string> {
-  const id = crypto.randomUUID();
+  const commandId = crypto.randomUUID();
   const path = `/contact/${encodeURIComponent(threadId)}/replies`;
-  const command = { id, kind: 'contactReply' as const, label: `Reply: ${subject}`, method: 'POST' as const, path, target: { table: 'contactReplies' as const, id } };
+  const command = { commandId, kind: 'contactReply' as const, label: `Reply: ${subject}`, method: 'POST' as const, path, target: { table: 'contactReplies' as const, id: commandId } };
   await queueCommand(db, contactReply, command, { reply: { message } });
-  return id;
+  return commandId;
 }
 
 export async function queueInitialForm(db: PortalDb, uid: string, form: InitialFormFields): Promise<string> {
-  const id = crypto.randomUUID();
+  const commandId = crypto.randomUUID();
   // What the profile said before, read when the command is written: Discard puts it back.
   const before = await db.profile.get(uid);
   const revert = { filledInitialForm: before?.filledInitialForm ?? false, initialForm: before?.initialForm ?? null };
-  const command = { id, kind: 'initialForm' as const, label: 'Initial form', method: 'PUT' as const, path: '/user/initial-form', target: { table: 'profile' as const, id: uid }, revert };
+  const command = { commandId, kind: 'initialForm' as const, label: 'Initial form', method: 'PUT' as const, path: '/user/initial-form', target: { table: 'profile' as const, id: uid }, revert };
   await queueCommand(db, initialForm, command, { initialForm: form });
-  return id;
+  return commandId;
 }

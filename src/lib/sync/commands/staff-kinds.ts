@@ -60,19 +60,19 @@ async function patchClientFile(db: PortalDb, command: OutboxCommand, change: (fi
 
 /** Queues a reply to a client's support thread; `clientUid` is whose file shows it. */
 export async function queueStaffReply(db: PortalDb, clientUid: string, threadId: string, subject: string, message: string): Promise<string> {
-  const id = crypto.randomUUID();
+  const commandId = crypto.randomUUID();
   const path = `/staff/threads/${encodeURIComponent(threadId)}/replies`;
-  const command = { id, kind: 'staffReply' as const, label: `Reply: ${subject}`, method: 'POST' as const, path, target: { table: 'staffClients' as const, id: clientUid } };
+  const command = { commandId, kind: 'staffReply' as const, label: `Reply: ${subject}`, method: 'POST' as const, path, target: { table: 'staffClients' as const, id: clientUid } };
   await queueCommand(db, staffReply, command, { reply: { message } });
-  return id;
+  return commandId;
 }
 
 /** Queues an internal note on a client or, with `requestId`, on one of their requests. */
 export async function queueStaffNote(db: PortalDb, clientUid: string, body: string, requestId?: string): Promise<string> {
-  const id = crypto.randomUUID();
-  const command = { id, kind: 'staffNote' as const, label: 'Internal note', method: 'POST' as const, path: '/staff/notes', target: { table: 'staffClients' as const, id: clientUid } };
+  const commandId = crypto.randomUUID();
+  const command = { commandId, kind: 'staffNote' as const, label: 'Internal note', method: 'POST' as const, path: '/staff/notes', target: { table: 'staffClients' as const, id: clientUid } };
   await queueCommand(db, staffNote, command, { clientUid, body, ...(requestId ? { requestId } : {}) });
-  return id;
+  return commandId;
 }
 
 /** A staff write still in the outbox, as its page shows it until it is sent. */

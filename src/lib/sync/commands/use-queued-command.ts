@@ -51,7 +51,7 @@ type Progress = Settled | { outcome: 'on its way' };
  * of it (the sender is FIFO), means no answer is coming soon: it is queued, and waiting on would only spin.
  */
 async function progressOf(db: PortalDb, id: string): Promise<Progress> {
-  const command = await db.outbox.where('id').equals(id).first();
+  const command = await db.outbox.where('commandId').equals(id).first();
   if (!command) return { outcome: 'sent' };
   if (command.status === 'failed') return { outcome: 'failed', error: command.error };
   const now = Date.now();
