@@ -47,6 +47,8 @@ export default tseslint.config(
   zone(['src/lib/**'], [{ regex: `${up(1)}(?!\\.\\./domain/)`, message: 'src/lib imports domain/ only.' }]),
   // After the lib zone, so that it replaces it for a module of several files (src/lib/sync/): its `../` is still src/lib.
   zone(['src/lib/*/**'], [{ regex: `${up(2)}(?!\\.\\./domain/)`, message: 'src/lib imports domain/ only.' }]),
+  // And one level deeper (src/lib/sync/commands/): its `../../` is src/lib.
+  zone(['src/lib/*/*/**'], [{ regex: `${up(3)}(?!\\.\\./domain/)`, message: 'src/lib imports domain/ only.' }]),
   zone(['src/components/**'], [{ regex: `${up(1)}(?!lib/|\\.\\./domain/)`, message: 'Shared components import src/lib and domain/ only.' }]),
   zone(
     commonFeatures.map((name) => `src/features/${name}/**`),
@@ -85,7 +87,8 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': 'error' },
   },
   // Server layers, one way: routes → services → (serialize/, files/, auth/) → platform/ → db/. Plugins (hooks and
-  // decorations) sit beside the services, below the routes; tracking/ (the capture) is a service of its own.
+  // decorations) sit beside the services, below the routes; tracking/ (the capture) and sync/ (the client feed) are
+  // services of their own.
   {
     files: ['server/**/*.ts'],
     plugins: { 'import-x': importX },
@@ -101,23 +104,23 @@ export default tseslint.config(
             { target: './server/plugins', from: './server/routes', message: 'A plugin does not import server/routes: share through server/services.' },
             { target: './server/services', from: './server/routes', message: 'Services sit below the routes: a service does not import server/routes.' },
             {
-              target: ['./server/serialize', './server/files', './server/auth', './server/platform', './server/tracking', './server/seed', './server/backup'],
+              target: ['./server/serialize', './server/files', './server/auth', './server/platform', './server/tracking', './server/seed', './server/backup', './server/sync'],
               from: './server/routes',
               message: 'Only server/app.ts mounts the routes: nothing below them imports server/routes.',
             },
             {
               target: ['./server/serialize', './server/files', './server/auth'],
-              from: ['./server/services', './server/plugins', './server/tracking', './server/seed'],
+              from: ['./server/services', './server/plugins', './server/tracking', './server/seed', './server/sync'],
               message: 'serialize/, files/ and auth/ sit below the services and plugins: they import server/platform, server/db and domain/ only.',
             },
             {
               target: './server/platform',
-              from: ['./server/services', './server/plugins', './server/tracking', './server/seed', './server/serialize', './server/files', './server/auth'],
+              from: ['./server/services', './server/plugins', './server/tracking', './server/seed', './server/serialize', './server/files', './server/auth', './server/sync'],
               message: 'server/platform is what every layer runs on: it imports server/db and domain/ only.',
             },
             {
               target: './server/db',
-              from: ['./server/routes', './server/plugins', './server/services', './server/serialize', './server/files', './server/auth', './server/tracking', './server/seed'],
+              from: ['./server/routes', './server/plugins', './server/services', './server/serialize', './server/files', './server/auth', './server/tracking', './server/seed', './server/sync'],
               message: 'server/db is the bottom layer: it imports none of the layers above it.',
             },
           ],

@@ -10,37 +10,36 @@ import { TrackingLink } from './tracking.ts';
 export const SyncCursor = z.string().regex(/^\d{1,18}$/, 'cursor must be a non-negative integer');
 export const SyncQuery = z.object({ cursor: SyncCursor.default('0'), limit: z.coerce.number().int().min(1).max(5000).default(2000) });
 
-/**
- * One page of GET /api/sync: every row of the user's that changed after `cursor`, oldest first.
- * `hasMore` means the client should pull again at once with the returned cursor.
- */
-export const SyncPage = z.object({
-  cursor: SyncCursor,
-  hasMore: z.boolean(),
-  profile: Profile.nullable(),
-  requests: z.array(ProductRequest),
-  deals: z.array(Deal),
-  refunds: z.array(RefundRequest),
-  notifications: z.array(NotificationItem),
-  contactRequests: z.array(ContactRequest),
-  /** Replies in the user's support threads, from either side. Absent from servers before threads. */
-  contactReplies: z.array(ContactReply).default([]),
-  files: z.array(UserFile),
-  /** Track Master tracking links with their visit counts (a capture moves the link's seq). Absent before links. */
-  trackingLinks: z.array(TrackingLink).default([]),
-  /** The user's notification read marker (one row), when it moved. Absent before read state. */
-  notificationReads: z.array(NotificationRead).default([]),
-  /** The business's settings (one row, the same for every user), when they changed. Absent before settings. */
-  businessSettings: z.array(BusinessSettings).default([]),
-});
-export type SyncPage = z.infer<typeof SyncPage>;
+// ---- the declaration of a synced table: everything else of the feed on this side is derived from it ----
 
-/** A page with no changes: where a pull starts filling, and the whole answer when nothing changed. */
-export function emptySyncPage(cursor: string, hasMore = false): SyncPage {
-  return { cursor, hasMore, profile: null, requests: [], deals: [], refunds: [], notifications: [], contactRequests: [], contactReplies: [], files: [], trackingLinks: [], notificationReads: [], businessSettings: [] };
+/**
+ * One table of the user's feed, declared once. Its feed name (its key in the declarations) is the list's key on
+ * the wire and the name of its Dexie store. The server declares its side under the same name
+ * (server/sync/feed-sources.ts); docs/architecture.md has the recipe for a new one.
+ */
+export interface SyncedTable<Row extends z.ZodType = z.ZodType, ClientRow extends z.ZodType = z.ZodType> {
+  /** A row as the server sends it: the documented response (SyncPage). */
+  row: Row;
+  /** A row as the client reads it: tolerant of values a newer server may send (openValue below). */
+  clientRow: ClientRow;
+  /** The Dexie store: its primary key, then only the indexes a screen reads (a pull writes every index of every row). */
+  indexes: string;
+  /** Absent from servers older than the table: the page reads it as an empty list. */
+  addedLater?: boolean;
+  /** Holds the optimistic rows of outbox commands (keyed by the command id) until the server's row comes. */
+  optimistic?: boolean;
 }
 
-// ---- the client's reading of a page: row by row, tolerant of values from a newer server ----
+/** Declares a synced table; the client's reading is the row schema unless it says otherwise. */
+export function syncedTable<Row extends z.ZodType, ClientRow extends z.ZodType = Row, const Later extends boolean = false>(table: {
+  row: Row;
+  clientRow?: ClientRow;
+  indexes: string;
+  addedLater?: Later;
+  optimistic?: boolean;
+}): SyncedTable<Row, ClientRow> & { addedLater?: Later } {
+  return { ...table, clientRow: (table.clientRow ?? table.row) as ClientRow };
+}
 
 /**
  * A status or tool name as the client's sync reads it. A newer server may send a value this app does not
@@ -55,77 +54,138 @@ function openValue<T extends string>() {
 
 const clientTool = openValue<ToolNameBackend>();
 
-/** How the client reads each list of a sync page, one row at a time. */
-export const syncRowSchemas = {
-  requests: ProductRequest.extend({
-    status: openValue<RequestStatus>(),
-    productRequestType: clientTool,
-    statusHistory: z.array(StatusChange.extend({ status: openValue<RequestStatus>() })).optional(),
-  }),
-  deals: Deal.extend({ productRequestType: clientTool }),
-  refunds: RefundRequest.extend({ tool: clientTool }),
-  notifications: NotificationItem,
-  contactRequests: ContactRequest,
-  contactReplies: ContactReply,
-  files: UserFile,
-  trackingLinks: TrackingLink,
-  notificationReads: NotificationRead,
-  businessSettings: BusinessSettings,
-};
-export type SyncRowList = keyof typeof syncRowSchemas;
-
 /**
- * A page's envelope as the client fetches it. The cursor and the lists themselves must be right (without them
- * the page cannot be applied, and the failure is shown); the rows inside are read one by one (readSyncPage).
+ * The user's profile: the one record of the feed, a single object or null on the wire (`profile`) rather than a
+ * list, as clients have always read it; its store is keyed by uid.
  */
-export const LooseSyncPage = z.object({
-  cursor: SyncCursor,
-  hasMore: z.boolean(),
-  profile: z.unknown(),
-  requests: z.array(z.unknown()),
-  deals: z.array(z.unknown()),
-  refunds: z.array(z.unknown()),
-  notifications: z.array(z.unknown()),
-  contactRequests: z.array(z.unknown()),
-  contactReplies: z.array(z.unknown()).default([]),
-  files: z.array(z.unknown()),
-  trackingLinks: z.array(z.unknown()).default([]),
-  notificationReads: z.array(z.unknown()).default([]),
-  businessSettings: z.array(z.unknown()).default([]),
-});
-export type LooseSyncPage = z.infer<typeof LooseSyncPage>;
+export const syncedProfile = syncedTable({ row: Profile, indexes: 'uid' });
+
+/** Every list of the user's feed, in the page's order. */
+export const syncedTables = {
+  requests: syncedTable({
+    row: ProductRequest,
+    clientRow: ProductRequest.extend({
+      status: openValue<RequestStatus>(),
+      productRequestType: clientTool,
+      statusHistory: z.array(StatusChange.extend({ status: openValue<RequestStatus>() })).optional(),
+    }),
+    // A tool's table pages through its requests newest first with the compound index.
+    indexes: 'id, status, Created_Time, [productRequestType+Created_Time]',
+    optimistic: true,
+  }),
+  deals: syncedTable({ row: Deal, clientRow: Deal.extend({ productRequestType: clientTool }), indexes: 'id' }),
+  refunds: syncedTable({ row: RefundRequest, clientRow: RefundRequest.extend({ tool: clientTool }), indexes: 'id, processId', optimistic: true }),
+  notifications: syncedTable({ row: NotificationItem, indexes: 'id, createdAt' }),
+  contactRequests: syncedTable({ row: ContactRequest, indexes: 'id, createdAt', optimistic: true }),
+  /** Replies in the user's support threads, from either side. */
+  contactReplies: syncedTable({ row: ContactReply, indexes: 'id, threadId, createdAt', addedLater: true, optimistic: true }),
+  files: syncedTable({ row: UserFile, indexes: 'id, createdAt' }),
+  /** Track Master tracking links with their visit counts (a capture moves the link's seq). */
+  trackingLinks: syncedTable({ row: TrackingLink, indexes: 'id, productRequestId', addedLater: true }),
+  /** The user's notification read marker (one row), when it moved. */
+  notificationReads: syncedTable({ row: NotificationRead, indexes: 'userId', addedLater: true }),
+  /** The business's settings (one row, the same for every user), when they changed. */
+  businessSettings: syncedTable({ row: BusinessSettings, indexes: 'id', addedLater: true }),
+};
+
+// ---- what the declarations give: the page's schemas, the empty page, the tolerant reader, the stores ----
+
+type Declared = Record<string, SyncedTable & { addedLater?: boolean }>;
+
+/** A list of the page: a table added later defaults to empty, so a page from an older server still reads. */
+type ListOf<T extends SyncedTable & { addedLater?: boolean }, Item extends z.ZodType> = T extends { addedLater?: infer L }
+  ? true extends L
+    ? z.ZodDefault<z.ZodArray<Item>>
+    : z.ZodArray<Item>
+  : z.ZodArray<Item>;
+
+function listOf<Item extends z.ZodType>(table: { addedLater?: boolean }, item: Item) {
+  return table.addedLater ? z.array(item).default([]) : z.array(item);
+}
 
 /** A row the client could not read: set aside so the rest of its page still applies and the cursor moves on. */
-export interface RejectedSyncRow {
-  table: SyncRowList | 'profile';
+export interface RejectedSyncRow<List extends string = string> {
+  table: List | 'profile';
   id?: string;
   reason: string;
 }
 
-/** Splits a page into the rows this app can read (as a SyncPage) and those it sets aside, with the reason. */
-export function readSyncPage(loose: LooseSyncPage): { page: SyncPage; rejected: RejectedSyncRow[] } {
-  const rejected: RejectedSyncRow[] = [];
-  const read = <T extends z.ZodType>(list: SyncRowList, schema: T) => readRows(list, schema, loose[list], rejected);
-  const profile = loose.profile === null || loose.profile === undefined ? [] : readRows('profile', Profile, [loose.profile], rejected);
-  const page: SyncPage = {
-    cursor: loose.cursor,
-    hasMore: loose.hasMore,
-    profile: profile[0] ?? null,
-    requests: read('requests', syncRowSchemas.requests),
-    deals: read('deals', syncRowSchemas.deals),
-    refunds: read('refunds', syncRowSchemas.refunds),
-    notifications: read('notifications', syncRowSchemas.notifications),
-    contactRequests: read('contactRequests', syncRowSchemas.contactRequests),
-    contactReplies: read('contactReplies', syncRowSchemas.contactReplies),
-    files: read('files', syncRowSchemas.files),
-    trackingLinks: read('trackingLinks', syncRowSchemas.trackingLinks),
-    notificationReads: read('notificationReads', syncRowSchemas.notificationReads),
-    businessSettings: read('businessSettings', syncRowSchemas.businessSettings),
+/**
+ * The feed's contract derived from its declarations: the page as the server documents and sends it (`page`), the
+ * envelope the client checks before reading rows one by one (`loosePage`), the empty page, the reader, and the
+ * replica's stores. Exported as a function so a test can derive it for a table of its own.
+ */
+export function syncContract<P extends SyncedTable, T extends Declared>(profile: P, tables: T) {
+  const lists = Object.keys(tables) as (keyof T & string)[];
+  const each = <S>(make: (table: T[keyof T], name: keyof T & string) => S) => Object.fromEntries(lists.map((name) => [name, make(tables[name], name)])) as { [K in keyof T]: S };
+
+  const page = z.object({
+    cursor: SyncCursor,
+    hasMore: z.boolean(),
+    profile: profile.row.nullable() as z.ZodNullable<P['row']>,
+    ...(each((table) => listOf(table, table.row)) as unknown as { [K in keyof T]: ListOf<T[K], T[K]['row']> }),
+  });
+  type Page = z.infer<typeof page>;
+
+  /**
+   * A page's envelope as the client fetches it. The cursor and the lists themselves must be right (without them
+   * the page cannot be applied, and the failure is shown); the rows inside are read one by one (read).
+   */
+  const loosePage = z.object({
+    cursor: SyncCursor,
+    hasMore: z.boolean(),
+    profile: z.unknown(),
+    ...(each((table) => listOf(table, z.unknown())) as unknown as { [K in keyof T]: ListOf<T[K], z.ZodUnknown> }),
+  });
+  type LoosePage = z.infer<typeof loosePage>;
+
+  /** A page with no changes: where a pull starts filling, and the whole answer when nothing changed. */
+  const empty = (cursor: string, hasMore = false): Page => ({ cursor, hasMore, profile: null, ...each(() => []) }) as Page;
+
+  /** Splits a page into the rows this app can read (as a page) and those it sets aside, with the reason. */
+  const read = (loose: LoosePage): { page: Page; rejected: RejectedSyncRow<keyof T & string>[] } => {
+    const rejected: RejectedSyncRow<keyof T & string>[] = [];
+    // The envelope's fields as plain values: its type is generic here, known only where the contract is used.
+    const envelope = loose as { cursor: string; hasMore: boolean; profile: unknown } & Record<string, unknown[]>;
+    const profileRows = envelope.profile === null || envelope.profile === undefined ? [] : readRows('profile', profile.clientRow, [envelope.profile], rejected);
+    const rows = each((table, name) => readRows(name, table.clientRow, envelope[name] ?? [], rejected));
+    return { page: { cursor: envelope.cursor, hasMore: envelope.hasMore, profile: profileRows[0] ?? null, ...rows } as Page, rejected };
   };
-  return { page, rejected };
+
+  /** The Dexie stores of the synced tables, named by their feed names. */
+  const stores: Record<string, string> = { profile: profile.indexes, ...each((table) => table.indexes) };
+
+  /** The lists whose store holds commands' optimistic rows. */
+  const optimistic = lists.filter((name) => tables[name].optimistic);
+
+  return { lists, page, loosePage, empty, read, stores, optimistic };
 }
 
-function readRows<T extends z.ZodType>(table: RejectedSyncRow['table'], schema: T, rows: unknown[], rejected: RejectedSyncRow[]): z.output<T>[] {
+const contract = syncContract(syncedProfile, syncedTables);
+
+/** The feed's lists by their names, in the page's order. */
+export type SyncList = keyof typeof syncedTables;
+export const SYNC_LISTS: readonly SyncList[] = contract.lists;
+
+/**
+ * One page of GET /api/sync: every row of the user's that changed after `cursor`, oldest first.
+ * `hasMore` means the client should pull again at once with the returned cursor.
+ */
+export const SyncPage = contract.page;
+export type SyncPage = z.infer<typeof SyncPage>;
+export const LooseSyncPage = contract.loosePage;
+export type LooseSyncPage = z.infer<typeof LooseSyncPage>;
+export const emptySyncPage = contract.empty;
+export const readSyncPage = contract.read;
+/** The replica's stores of the synced tables (src/lib/db.ts adds the device's own). */
+export const SYNCED_STORES = contract.stores;
+/** The lists whose rows may be optimistic rows of outbox commands. */
+export const OPTIMISTIC_LISTS: readonly SyncList[] = contract.optimistic;
+
+/** How the client reads each list of a sync page, one row at a time. */
+export const syncRowSchemas = Object.fromEntries(SYNC_LISTS.map((name) => [name, syncedTables[name].clientRow])) as { [K in SyncList]: (typeof syncedTables)[K]['clientRow'] };
+
+function readRows<T extends z.ZodType>(table: string, schema: T, rows: unknown[], rejected: RejectedSyncRow<string>[]): z.output<T>[] {
   const kept: z.output<T>[] = [];
   for (const row of rows) {
     const parsed = schema.safeParse(row);

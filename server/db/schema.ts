@@ -111,7 +111,7 @@ export const productRequests = pgTable(
       .notNull()
       .default(sql`'[]'::jsonb`),
     /** The Idempotency-Key (the client's command id) that created this row: lets a pull retire the optimistic copy. */
-    clientKey: text('client_key'),
+    commandId: text('client_key'),
     finalFileId: uuid('final_file_id'),
     /** Why staff rejected it; the client reads it in Request Details. */
     rejectionReason: text('rejection_reason'),
@@ -127,7 +127,7 @@ export const productRequests = pgTable(
     // The staff queue: one status, oldest first, paged by (created_at, id).
     index('product_requests_queue').on(t.status, t.createdAt, t.id),
     // One row per command: a rerun of the same Idempotency-Key finds the first row instead of adding one.
-    uniqueIndex('product_requests_client_key').on(t.userId, t.clientKey).where(sql`client_key IS NOT NULL`),
+    uniqueIndex('product_requests_client_key').on(t.userId, t.commandId).where(sql`client_key IS NOT NULL`),
     uniqueIndex('product_requests_ref_no').on(t.refNo),
     check('product_requests_status_check', oneOf(t.status, requestStatuses)),
     check('product_requests_type_check', oneOf(t.productRequestType, toolNamesBackend)),
@@ -225,7 +225,7 @@ export const trackingLinks = pgTable(
     lastVisitAt: timestamp('last_visit_at', { withTimezone: true, mode: 'string' }),
     createdBy: text('created_by'),
     /** The Idempotency-Key of the staff request that created the link: a replay finds it instead of adding one. */
-    clientKey: text('client_key'),
+    commandId: text('client_key'),
     /** Bumped by every staff write (disable, enable); captures leave it alone. */
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
@@ -236,7 +236,7 @@ export const trackingLinks = pgTable(
     uniqueIndex('tracking_links_slug').on(t.slug),
     index('tracking_links_user_seq').on(t.userId, t.seq),
     index('tracking_links_request').on(t.requestId, t.createdAt),
-    uniqueIndex('tracking_links_client_key').on(t.createdBy, t.clientKey).where(sql`client_key IS NOT NULL`),
+    uniqueIndex('tracking_links_client_key').on(t.createdBy, t.commandId).where(sql`client_key IS NOT NULL`),
     check('tracking_links_counts_check', sql`${t.visits} >= 0 AND ${t.previews} >= 0`),
   ],
 );
@@ -255,7 +255,7 @@ export const refunds = pgTable(
     refundRequestType: text('refund_request_type').notNull(),
     reason: text('reason').notNull(),
     /** The Idempotency-Key (the client's command id) that created this row: lets a pull retire the optimistic copy. */
-    clientKey: text('client_key'),
+    commandId: text('client_key'),
     /** requested → approved | declined, decided once by staff (domain/schemas.ts RefundStatus). */
     status: text('status').notNull().default('requested'),
     /** Approved: the amount returned, in cents, more than 0 and at most what was paid; the API sends it as dollars (amount). */
@@ -275,7 +275,7 @@ export const refunds = pgTable(
     index('refunds_queue').on(t.status, t.createdAt, t.id),
     // At most one undecided refund per request: a second one is refused even when two race.
     uniqueIndex('refunds_one_undecided').on(t.requestId).where(sql`status = 'requested'`),
-    uniqueIndex('refunds_client_key').on(t.userId, t.clientKey).where(sql`client_key IS NOT NULL`),
+    uniqueIndex('refunds_client_key').on(t.userId, t.commandId).where(sql`client_key IS NOT NULL`),
     check('refunds_status_check', sql`${t.status} IN ('requested', 'approved', 'declined')`),
     check('refunds_tool_check', oneOf(t.tool, toolNamesBackend)),
     check('refunds_type_check', oneOf(t.refundRequestType, refundTypes)),
@@ -345,7 +345,7 @@ export const contactRequests = pgTable(
     subject: text('subject').notNull(),
     message: text('message').notNull(),
     /** The Idempotency-Key (the client's command id) that created this row: lets a pull retire the optimistic copy. */
-    clientKey: text('client_key'),
+    commandId: text('client_key'),
     /** The thread's state: staff close and reopen it; a client's reply reopens it. */
     status: text('status').notNull().default('open'),
     /** Since when the client's last message waits for our reply; null once staff answered or closed it. */
@@ -359,7 +359,7 @@ export const contactRequests = pgTable(
     index('contact_requests_user_seq').on(t.userId, t.seq),
     // The staff queue's "Awaiting our reply", oldest wait first.
     index('contact_requests_awaiting').on(t.awaitingSince, t.id).where(sql`awaiting_since IS NOT NULL`),
-    uniqueIndex('contact_requests_client_key').on(t.userId, t.clientKey).where(sql`client_key IS NOT NULL`),
+    uniqueIndex('contact_requests_client_key').on(t.userId, t.commandId).where(sql`client_key IS NOT NULL`),
     check('contact_requests_status_check', sql`${t.status} IN ('open', 'closed')`),
   ],
 );
@@ -379,7 +379,7 @@ export const contactReplies = pgTable(
     author: text('author').notNull(),
     authorUid: text('author_uid').notNull(),
     message: text('message').notNull(),
-    clientKey: text('client_key'),
+    commandId: text('client_key'),
     createdAt: createdAt(),
     seq: seq(),
   },
@@ -387,7 +387,7 @@ export const contactReplies = pgTable(
     index('contact_replies_user_seq').on(t.userId, t.seq),
     index('contact_replies_thread').on(t.threadId, t.createdAt),
     // By author, not by thread owner: the key is the writer's (client or staff) command id.
-    uniqueIndex('contact_replies_client_key').on(t.authorUid, t.clientKey).where(sql`client_key IS NOT NULL`),
+    uniqueIndex('contact_replies_client_key').on(t.authorUid, t.commandId).where(sql`client_key IS NOT NULL`),
     check('contact_replies_author_check', sql`${t.author} IN ('client', 'staff')`),
   ],
 );
@@ -407,14 +407,14 @@ export const staffNotes = pgTable(
     authorUid: text('author_uid').notNull(),
     authorEmail: text('author_email').notNull(),
     body: text('body').notNull(),
-    clientKey: text('client_key'),
+    commandId: text('client_key'),
     createdAt: createdAt(),
     seq: seq(),
   },
   (t) => [
     index('staff_notes_subject_seq').on(t.subjectUid, t.seq),
     index('staff_notes_request').on(t.requestId, t.createdAt),
-    uniqueIndex('staff_notes_client_key').on(t.authorUid, t.clientKey).where(sql`client_key IS NOT NULL`),
+    uniqueIndex('staff_notes_client_key').on(t.authorUid, t.commandId).where(sql`client_key IS NOT NULL`),
   ],
 );
 
@@ -462,15 +462,15 @@ export const files = pgTable(
     size: integer('size').notNull(),
     sha256: text('sha256').notNull(),
     /** The Idempotency-Key of the upload (POST /api/user/files) that stored this row, and the row's place in it. */
-    clientKey: text('client_key'),
-    clientKeyPart: integer('client_key_part'),
+    commandId: text('client_key'),
+    commandIdPart: integer('client_key_part'),
     createdAt: createdAt(),
     seq: seq(),
   },
   (t) => [
     index('files_user_seq').on(t.userId, t.seq),
     // One set of rows per upload: a rerun of the same Idempotency-Key finds the first rows instead of adding more.
-    uniqueIndex('files_client_key').on(t.userId, t.clientKey, t.clientKeyPart).where(sql`client_key IS NOT NULL`),
+    uniqueIndex('files_client_key').on(t.userId, t.commandId, t.commandIdPart).where(sql`client_key IS NOT NULL`),
     // The orphan sweep asks which stored names a row names (server/files/orphan-files.ts).
     index('files_stored_name').on(t.storedName),
   ],

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
-import { feedHead } from '../change-heads.ts';
+import { feedHead } from '../sync/change-heads.ts';
 import { users } from '../db/schema.ts';
 import { conflict, forbidden, unauthorized } from '../platform/errors.ts';
 import { createTokenChecks, type TokenCheckOptions, type TokenChecks } from '../auth/token-checks.ts';
@@ -28,7 +28,7 @@ declare module 'fastify' {
     userOrNull: AuthUser | null;
     /** When the ID token was issued (seconds since epoch). */
     tokenIssuedAt: number;
-    /** The newest seq of the caller's sync feed, read with their roles (server/change-heads.ts); null when not known. */
+    /** The newest seq of the caller's sync feed, read with their roles (server/sync/change-heads.ts); null when not known. */
     feedHead: string | null;
   }
   interface FastifyInstance {

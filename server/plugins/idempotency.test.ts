@@ -478,7 +478,7 @@ describe.each(backends())('Idempotency-Key: a crash after commit (%s)', (backend
     const [first] = await t.services.db
       .select({ id: table.id })
       .from(table)
-      .where(and(eq(table.userId, dave.uid), eq(table.clientKey, key)));
+      .where(and(eq(table.userId, dave.uid), eq(table.commandId, key)));
     expect(first).toBeDefined();
     await t.services.db
       .update(idempotencyKeys)

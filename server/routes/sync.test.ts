@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { LooseSyncPage, SyncPage, readSyncPage } from '../../domain/sync.ts';
 import { contactReplies, contactRequests, deals, files, notifications, productRequests, refunds, staffNotes, staffWatches, users } from '../db/schema.ts';
 import { backends, createTestApp, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
-import { nextChanges } from './sync.ts';
+import { nextChanges } from '../sync/feed-sources.ts';
 import { centsFromDollars } from '../../domain/money.ts';
 
 const skip = postgresSkipReason();
@@ -209,11 +209,11 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
     await seedFor(u.uid, 2); // a request, deal, refund, contact, reply, notification and file, twice, in that order
     const six = await nextChanges(t.services.db, u.uid, start.cursor, 6);
     // The seventh change, a file, is not in the page: it only says that more follow.
-    expect([...six.tables].sort()).toEqual(['c', 'd', 'f', 'm', 'n', 'r']);
+    expect([...six.tables].sort()).toEqual(['contactReplies', 'contactRequests', 'deals', 'notifications', 'refunds', 'requests']);
     expect(six.hasMore).toBe(true);
     expect(six.upper).toBe((await pull(u, start.cursor, 6)).page.cursor);
     const all = await nextChanges(t.services.db, u.uid, start.cursor, 14);
-    expect([...all.tables].sort()).toEqual(['c', 'd', 'f', 'm', 'n', 'r', 'x']);
+    expect([...all.tables].sort()).toEqual(['contactReplies', 'contactRequests', 'deals', 'files', 'notifications', 'refunds', 'requests']);
     expect(all.hasMore).toBe(false);
     expect(all.upper).toBe((await pull(u, start.cursor, 14)).page.cursor);
     expect(await nextChanges(t.services.db, u.uid, all.upper!, 5)).toEqual({ tables: new Set(), upper: null, hasMore: false });
@@ -360,7 +360,7 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
     const { page: start } = await pull(u);
     const made = await t.services.db
       .insert(productRequests)
-      .values(Array.from({ length: 300 }, (_, i) => ({ userId: u.uid, toolId: 'x', productRequestType: TOOL, requestDetails: { n: i }, clientKey: i === 7 ? 'cmd-7' : null })))
+      .values(Array.from({ length: 300 }, (_, i) => ({ userId: u.uid, toolId: 'x', productRequestType: TOOL, requestDetails: { n: i }, commandId: i === 7 ? 'cmd-7' : null })))
       .returning();
     const moved = made[123];
     const res = await t.app.inject({ method: 'POST', url: `/api/staff/requests/${moved.id}/transition`, headers: staff.headers, payload: { to: 'Waiting for actions', version: 1, totalAmount: 80 } });

@@ -22,7 +22,7 @@ export function toContactRequest(row: typeof contactRequests.$inferSelect): Cont
     message: row.message,
     createdAt: iso(row.createdAt),
     status: row.status as ThreadStatus,
-    ...(row.clientKey ? { commandId: row.clientKey } : {}),
+    ...(row.commandId ? { commandId: row.commandId } : {}),
   };
 }
 
@@ -34,7 +34,7 @@ export function toContactReply(row: typeof contactReplies.$inferSelect): Contact
     author: row.author as ContactReply['author'],
     message: row.message,
     createdAt: iso(row.createdAt),
-    ...(row.clientKey ? { commandId: row.clientKey } : {}),
+    ...(row.commandId ? { commandId: row.commandId } : {}),
   };
 }
 
@@ -56,7 +56,7 @@ export function toStaffNote(row: typeof staffNotes.$inferSelect): StaffNote {
     author: { uid: row.authorUid, email: row.authorEmail },
     body: row.body,
     createdAt: iso(row.createdAt),
-    ...(row.clientKey ? { commandId: row.clientKey } : {}),
+    ...(row.commandId ? { commandId: row.commandId } : {}),
   };
 }
 

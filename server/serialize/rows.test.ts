@@ -19,7 +19,7 @@ const request = (over: Partial<typeof productRequests.$inferSelect> = {}): typeo
   finalFileId: null,
   rejectionReason: null,
   version: 1,
-  clientKey: null,
+  commandId: null,
   createdAt: '2026-03-01 10:00:00+00',
   updatedAt: '2026-03-02 10:00:00+00',
   seq: 1,

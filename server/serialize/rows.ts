@@ -53,10 +53,10 @@ export function isFullyPaid(row: Pick<RequestRow, 'totalCents' | 'paidCents'>): 
  * `extras` (server/serialize/request-extras.ts): the status history and the attachments' size, SHA-256 and upload time,
  * which the delta feed adds; other answers leave them out.
  */
-/** The columns a client's request is made of (server/sync-requests.ts reads only these for the feed). */
+/** The columns a client's request is made of (server/sync/requests.ts reads only these for the feed). */
 export type ClientRequestRow = Pick<
   RequestRow,
-  'id' | 'productRequestType' | 'refNo' | 'createdAt' | 'status' | 'contractSigned' | 'totalCents' | 'paidCents' | 'requestDetails' | 'attachments' | 'updatedAt' | 'rejectionReason' | 'clientKey'
+  'id' | 'productRequestType' | 'refNo' | 'createdAt' | 'status' | 'contractSigned' | 'totalCents' | 'paidCents' | 'requestDetails' | 'attachments' | 'updatedAt' | 'rejectionReason' | 'commandId'
 >;
 
 export function toRequest(row: ClientRequestRow, extras?: RequestExtras): ProductRequest {
@@ -75,7 +75,7 @@ export function toRequest(row: ClientRequestRow, extras?: RequestExtras): Produc
     updatedAt: iso(row.updatedAt),
     rejectionReason: row.rejectionReason,
     ...(extras ? { statusHistory: extras.statusHistory } : {}),
-    ...(row.clientKey ? { commandId: row.clientKey } : {}),
+    ...(row.commandId ? { commandId: row.commandId } : {}),
   };
 }
 
@@ -107,7 +107,7 @@ export function toRefund(row: RefundRow): RefundRequest {
     amount: dollarsOrNull(row.decidedCents),
     note: row.decisionNote,
     decidedAt: row.decidedAt ? iso(row.decidedAt) : null,
-    ...(row.clientKey ? { commandId: row.clientKey } : {}),
+    ...(row.commandId ? { commandId: row.commandId } : {}),
   };
 }
 

@@ -9,6 +9,9 @@ import { HttpError } from '../platform/errors.ts';
  * Command ids: the Idempotency-Key a client sends with each outbox command, once the idempotency plugin
  * (server/plugins/idempotency.ts) has claimed it for the request. A write route stores it as its row's
  * client_key, creates that row once per command id, and settles the claim in the transaction of its change.
+ * The TypeScript calls it commandId everywhere (Drizzle's `commandId` is the column client_key): the SQL name stays,
+ * since renaming seven columns and their unique indexes would change no behaviour and every migration and backup
+ * already says client_key.
  */
 
 /** How long a command id's claim and stored answer are kept before pruneIdempotencyKeys deletes them. */
@@ -19,7 +22,7 @@ export const KEY_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
 export const keyReused = () => new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request');
 
 /** The request's Idempotency-Key once claimed: what a route stores as the row's client_key. */
-export function clientKeyOf(request: FastifyRequest): string | null {
+export function commandIdOf(request: FastifyRequest): string | null {
   return request.idempotencyClaim?.key ?? null;
 }
 
@@ -46,22 +49,22 @@ export async function settleInTransaction(tx: Db, request: FastifyRequest, statu
  * all answer it. Without a key, `insert` simply runs.
  */
 export async function insertOnce<T>(
-  clientKey: string | null,
-  find: (clientKey: string) => Promise<T | undefined>,
+  commandId: string | null,
+  find: (commandId: string) => Promise<T | undefined>,
   insert: () => Promise<T | undefined>,
 ): Promise<{ row: T; created: boolean }> {
-  const first = clientKey === null ? undefined : await find(clientKey);
+  const first = commandId === null ? undefined : await find(commandId);
   if (first) return { row: first, created: false };
   const inserted = await insert();
   if (inserted) return { row: inserted, created: true };
-  const raced = clientKey === null ? undefined : await find(clientKey);
-  if (!raced) throw new Error('insert stored nothing and no row has its client key');
+  const raced = commandId === null ? undefined : await find(commandId);
+  if (!raced) throw new Error('insert stored nothing and no row has its command id');
   return { row: raced, created: false };
 }
 
 /** ON CONFLICT target of a table's partial unique index on (owner, client_key) WHERE client_key IS NOT NULL. */
-export function clientKeyConflict(owner: PgColumn, clientKey: PgColumn) {
-  return { target: [owner, clientKey], where: sql`client_key IS NOT NULL` };
+export function commandIdConflict(owner: PgColumn, commandId: PgColumn) {
+  return { target: [owner, commandId], where: sql`client_key IS NOT NULL` };
 }
 
 /**

@@ -6,7 +6,7 @@ import { contactReplies, contactRequests, users } from '../db/schema.ts';
 import { UUID } from '../files/storage.ts';
 import { notFound } from '../platform/errors.ts';
 import { toContactReply, toContactRequest } from '../serialize/messages.ts';
-import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from './command-ids.ts';
+import { commandIdConflict, commandIdOf, insertOnce, keyReused, settleInTransaction } from './command-ids.ts';
 
 /**
  * A client's support threads: opening one, reading them, replying in one (outbox commands, each stored once per
@@ -33,7 +33,7 @@ async function ownThread(db: Db, uid: string, threadId: string, lock: boolean) {
  */
 export async function openContactThread(app: FastifyInstance, request: FastifyRequest, uid: string, fields: { subject: string; message: string }) {
   const answer = await app.db.transaction(async (tx) => {
-    const { row } = await openThread(tx, uid, fields, clientKeyOf(request));
+    const { row } = await openThread(tx, uid, fields, commandIdOf(request));
     const data: { data: ContactRequest } = { data: toContactRequest(row) };
     await settleInTransaction(tx, request, 201, data);
     return data;
@@ -66,7 +66,7 @@ export async function threadWithReplies(db: Db, uid: string, threadId: string) {
 export async function replyAsClient(app: FastifyInstance, request: FastifyRequest, uid: string, threadId: string, message: string) {
   const answer = await app.db.transaction(async (tx) => {
     const thread = await ownThread(tx, uid, threadId, true);
-    const { row, created } = await appendClientReply(tx, thread, message, clientKeyOf(request));
+    const { row, created } = await appendClientReply(tx, thread, message, commandIdOf(request));
     // A rerun changes nothing more: the first attempt already reopened the thread.
     if (created) await reopenForReply(tx, thread);
     const data: { data: ContactReply } = { data: toContactReply(row) };
@@ -89,33 +89,33 @@ export async function checkExistingContact(db: Db, email: string): Promise<void>
 type ThreadRow = typeof contactRequests.$inferSelect;
 
 /** Stores a new thread, or finds the one this Idempotency-Key already stored (a rerun after a crash). */
-async function openThread(tx: Db, uid: string, fields: { subject: string; message: string }, clientKey: string | null) {
+async function openThread(tx: Db, uid: string, fields: { subject: string; message: string }, commandId: string | null) {
   return insertOnce(
-    clientKey,
-    async (key) => (await tx.select().from(contactRequests).where(and(eq(contactRequests.userId, uid), eq(contactRequests.clientKey, key))))[0],
+    commandId,
+    async (key) => (await tx.select().from(contactRequests).where(and(eq(contactRequests.userId, uid), eq(contactRequests.commandId, key))))[0],
     async () =>
       (
         await tx
           .insert(contactRequests)
-          .values({ userId: uid, ...fields, clientKey })
-          .onConflictDoNothing(clientKeyConflict(contactRequests.userId, contactRequests.clientKey))
+          .values({ userId: uid, ...fields, commandId })
+          .onConflictDoNothing(commandIdConflict(contactRequests.userId, contactRequests.commandId))
           .returning()
       )[0],
   );
 }
 
 /** Stores the client's reply, or finds the one this Idempotency-Key already stored (a rerun after a crash). */
-async function appendClientReply(tx: Db, thread: ThreadRow, message: string, clientKey: string | null) {
+async function appendClientReply(tx: Db, thread: ThreadRow, message: string, commandId: string | null) {
   const uid = thread.userId;
   const result = await insertOnce(
-    clientKey,
-    async (key) => (await tx.select().from(contactReplies).where(and(eq(contactReplies.authorUid, uid), eq(contactReplies.clientKey, key))))[0],
+    commandId,
+    async (key) => (await tx.select().from(contactReplies).where(and(eq(contactReplies.authorUid, uid), eq(contactReplies.commandId, key))))[0],
     async () =>
       (
         await tx
           .insert(contactReplies)
-          .values({ threadId: thread.id, userId: uid, author: 'client', authorUid: uid, message, clientKey })
-          .onConflictDoNothing(clientKeyConflict(contactReplies.authorUid, contactReplies.clientKey))
+          .values({ threadId: thread.id, userId: uid, author: 'client', authorUid: uid, message, commandId })
+          .onConflictDoNothing(commandIdConflict(contactReplies.authorUid, contactReplies.commandId))
           .returning()
       )[0],
   );

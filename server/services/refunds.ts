@@ -9,7 +9,7 @@ import { UUID } from '../files/storage.ts';
 import { HttpError, notFound } from '../platform/errors.ts';
 import { toRefund } from '../serialize/rows.ts';
 import { missingRequest, ownRequest } from './client-requests.ts';
-import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from './command-ids.ts';
+import { commandIdConflict, commandIdOf, insertOnce, keyReused, settleInTransaction } from './command-ids.ts';
 
 const REFUNDABLE = new Set(['In Progress', 'Done']);
 
@@ -39,18 +39,18 @@ export async function requestRefund(app: FastifyInstance, request: FastifyReques
   // The schema lets only catalogue names through; were one missing, no request of it could be found either.
   if (!tool) throw missingRequest();
   const row = await ownRequest(app.db, uid, tool, processId);
-  const clientKey = clientKeyOf(request);
+  const commandId = commandIdOf(request);
   let answer: { data: RefundRequest };
   try {
     answer = await app.db.transaction(async (tx) => {
       // A rerun of this key answers the refund its first attempt stored, before the checks that refund now fails.
       const { row: refund } = await insertOnce(
-        clientKey,
+        commandId,
         (key) => firstRefund(tx, uid, key),
         async () => {
           await checkRefundable(tx, row);
-          const values = { userId: uid, requestId: row.id, tool: tool.ToolNameBackend, refundRequestType, reason, clientKey };
-          return (await tx.insert(refunds).values(values).onConflictDoNothing(clientKeyConflict(refunds.userId, refunds.clientKey)).returning())[0];
+          const values = { userId: uid, requestId: row.id, tool: tool.ToolNameBackend, refundRequestType, reason, commandId };
+          return (await tx.insert(refunds).values(values).onConflictDoNothing(commandIdConflict(refunds.userId, refunds.commandId)).returning())[0];
         },
       );
       if (refund.requestId !== row.id) throw keyReused();
@@ -62,7 +62,7 @@ export async function requestRefund(app: FastifyInstance, request: FastifyReques
     // Two sends racing past checkRefundable: the unique index refunds_one_undecided lets one in,
     // and when the one let in carries this very key, it is this command's answer.
     if (!isUniqueViolation(err, 'refunds_one_undecided')) throw err;
-    const raced = clientKey === null ? undefined : await firstRefund(app.db, uid, clientKey);
+    const raced = commandId === null ? undefined : await firstRefund(app.db, uid, commandId);
     if (!raced) throw refundPending();
     answer = { data: toRefund(raced) };
   }
@@ -87,11 +87,11 @@ export async function ownRefund(db: Db, uid: string, refundId: string) {
 }
 
 /** The refund this user's Idempotency-Key already stored, if any. */
-async function firstRefund(db: Db, uid: string, clientKey: string) {
+async function firstRefund(db: Db, uid: string, commandId: string) {
   const [row] = await db
     .select()
     .from(refunds)
-    .where(and(eq(refunds.userId, uid), eq(refunds.clientKey, clientKey)));
+    .where(and(eq(refunds.userId, uid), eq(refunds.commandId, commandId)));
   return row;
 }
 

@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts';
 import { productRequests, staffNotes, users } from '../db/schema.ts';
 import { notFound } from '../platform/errors.ts';
 import { toStaffNote } from '../serialize/messages.ts';
-import { clientKeyConflict, clientKeyOf, insertOnce, keyReused } from './command-ids.ts';
+import { commandIdConflict, commandIdOf, insertOnce, keyReused } from './command-ids.ts';
 import { type Actor, staffWrite } from './staff-write.ts';
 
 /**
@@ -16,7 +16,7 @@ export function addStaffNote(app: FastifyInstance, request: FastifyRequest, body
   return staffWrite(app, request, {
     // A note changes no existing row: there is nothing to lock.
     lock: async () => undefined,
-    change: async (tx, _none, actor) => ({ done: await addNote(tx, body, actor, clientKeyOf(request)) }),
+    change: async (tx, _none, actor) => ({ done: await addNote(tx, body, actor, commandIdOf(request)) }),
     status: 201,
     answer: (note) => ({ data: toStaffNote(note) }),
     // Only staff streams: the staff member's other devices and colleagues with the page in their replica.
@@ -25,7 +25,7 @@ export function addStaffNote(app: FastifyInstance, request: FastifyRequest, body
 }
 
 /** A note on a client, or on one of their requests: a request of someone else is "not found", like an unknown one. */
-async function addNote(db: Db, body: NoteBody, actor: Actor, clientKey: string | null): Promise<typeof staffNotes.$inferSelect> {
+async function addNote(db: Db, body: NoteBody, actor: Actor, commandId: string | null): Promise<typeof staffNotes.$inferSelect> {
   const [client] = await db.select({ uid: users.uid }).from(users).where(eq(users.uid, body.clientUid));
   if (!client) throw notFound(`Client ${body.clientUid} not found`);
   if (body.requestId !== undefined) {
@@ -36,14 +36,14 @@ async function addNote(db: Db, body: NoteBody, actor: Actor, clientKey: string |
     if (!owned) throw notFound('Request not found');
   }
   const { row: note } = await insertOnce(
-    clientKey,
-    async (key) => (await db.select().from(staffNotes).where(and(eq(staffNotes.authorUid, actor.uid), eq(staffNotes.clientKey, key))))[0],
+    commandId,
+    async (key) => (await db.select().from(staffNotes).where(and(eq(staffNotes.authorUid, actor.uid), eq(staffNotes.commandId, key))))[0],
     async () =>
       (
         await db
           .insert(staffNotes)
-          .values({ subjectUid: client.uid, requestId: body.requestId ?? null, authorUid: actor.uid, authorEmail: actor.email, body: body.body, clientKey })
-          .onConflictDoNothing(clientKeyConflict(staffNotes.authorUid, staffNotes.clientKey))
+          .values({ subjectUid: client.uid, requestId: body.requestId ?? null, authorUid: actor.uid, authorEmail: actor.email, body: body.body, commandId })
+          .onConflictDoNothing(commandIdConflict(staffNotes.authorUid, staffNotes.commandId))
           .returning()
       )[0],
   );

@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts';
 import { contactReplies, contactRequests } from '../db/schema.ts';
 import { UUID } from '../files/storage.ts';
 import { conflict, notFound } from '../platform/errors.ts';
-import { clientKeyConflict, clientKeyOf, insertOnce, keyReused } from './command-ids.ts';
+import { commandIdConflict, commandIdOf, insertOnce, keyReused } from './command-ids.ts';
 import { staffThread } from './staff-pages.ts';
 import { type Actor, type StaffChange, staffWrite } from './staff-write.ts';
 
@@ -19,7 +19,7 @@ type ThreadRow = typeof contactRequests.$inferSelect;
 export function replyToThreadAsStaff(app: FastifyInstance, request: FastifyRequest, threadId: string, message: string) {
   return staffWrite(app, request, {
     lock: (tx) => lockThread(tx, threadId),
-    change: (tx, row, actor) => replyToThread(tx, row, { message, clientKey: clientKeyOf(request) }, actor),
+    change: (tx, row, actor) => replyToThread(tx, row, { message, commandId: commandIdOf(request) }, actor),
     status: 201,
     answer: (replied) => ({ data: replied.thread }),
     poke: (replied) => ({ client: replied.owner }),
@@ -58,17 +58,17 @@ interface ThreadResult {
  * Appends a staff reply. No version: appending never overwrites anyone, and a reply may come from an
  * offline outbox long after the page was read. A reply to a closed thread leaves it closed.
  */
-async function replyToThread(tx: Db, row: ThreadRow, reply: { message: string; clientKey: string | null }, actor: Actor): Promise<StaffChange<ThreadResult>> {
+async function replyToThread(tx: Db, row: ThreadRow, reply: { message: string; commandId: string | null }, actor: Actor): Promise<StaffChange<ThreadResult>> {
   const { row: written, created } = await insertOnce(
-    reply.clientKey,
+    reply.commandId,
     async (key) =>
-      (await tx.select({ id: contactReplies.id, threadId: contactReplies.threadId }).from(contactReplies).where(and(eq(contactReplies.authorUid, actor.uid), eq(contactReplies.clientKey, key))))[0],
+      (await tx.select({ id: contactReplies.id, threadId: contactReplies.threadId }).from(contactReplies).where(and(eq(contactReplies.authorUid, actor.uid), eq(contactReplies.commandId, key))))[0],
     async () =>
       (
         await tx
           .insert(contactReplies)
-          .values({ threadId: row.id, userId: row.userId, author: 'staff', authorUid: actor.uid, message: reply.message, clientKey: reply.clientKey })
-          .onConflictDoNothing(clientKeyConflict(contactReplies.authorUid, contactReplies.clientKey))
+          .values({ threadId: row.id, userId: row.userId, author: 'staff', authorUid: actor.uid, message: reply.message, commandId: reply.commandId })
+          .onConflictDoNothing(commandIdConflict(contactReplies.authorUid, contactReplies.commandId))
           .returning({ id: contactReplies.id, threadId: contactReplies.threadId })
       )[0],
   );

@@ -9,7 +9,7 @@ import { files, productRequests } from '../db/schema.ts';
 import type { StoredFile } from '../files/storage.ts';
 import { isUploadedFile } from '../plugins/uploads.ts';
 import { toRequest } from '../serialize/rows.ts';
-import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransaction } from './command-ids.ts';
+import { commandIdConflict, commandIdOf, insertOnce, keyReused, settleInTransaction } from './command-ids.ts';
 
 /**
  * A client's order of a tool (an outbox command). It is stored whole or not at all: its files are already in
@@ -18,13 +18,13 @@ import { clientKeyConflict, clientKeyOf, insertOnce, keyReused, settleInTransact
  * attempt taken over) answers that request and keeps nothing new.
  */
 export async function orderTool(app: FastifyInstance, request: FastifyRequest, uid: string, tool: ToolDefinition, fields: Record<string, unknown>): Promise<{ data: ProductRequest }> {
-  const clientKey = clientKeyOf(request);
+  const commandId = commandIdOf(request);
   // A rerun of a crashed attempt answers the request it stored; the files this attempt brought are not kept.
-  const first = clientKey === null ? undefined : await firstRequest(app.db, uid, clientKey);
+  const first = commandId === null ? undefined : await firstRequest(app.db, uid, commandId);
   if (first) return { data: toRequest(sameTool(first, tool)) };
 
   const stored = await app.db.transaction(async (tx) => {
-    const result = await insertRequest(tx, { id: randomUUID(), userId: uid, tool, requestDetails: detailsOf(tool, fields), written: uploadsOf(tool, fields), clientKey });
+    const result = await insertRequest(tx, { id: randomUUID(), userId: uid, tool, requestDetails: detailsOf(tool, fields), written: uploadsOf(tool, fields), commandId });
     await settleInTransaction(tx, request, 201, { data: toRequest(sameTool(result.row, tool)) });
     return result;
   });
@@ -63,11 +63,11 @@ function uploadsOf(tool: ToolDefinition, fields: Record<string, unknown>): Writt
 }
 
 /** The request this user's Idempotency-Key already stored, if any. */
-async function firstRequest(db: Db, uid: string, clientKey: string): Promise<ProductRequestRow | undefined> {
+async function firstRequest(db: Db, uid: string, commandId: string): Promise<ProductRequestRow | undefined> {
   const [row] = await db
     .select()
     .from(productRequests)
-    .where(and(eq(productRequests.userId, uid), eq(productRequests.clientKey, clientKey)));
+    .where(and(eq(productRequests.userId, uid), eq(productRequests.commandId, commandId)));
   return row;
 }
 
@@ -83,7 +83,7 @@ interface NewRequest {
   tool: ToolDefinition;
   requestDetails: Record<string, string | number>;
   written: WrittenUpload[];
-  clientKey: string | null;
+  commandId: string | null;
 }
 
 /**
@@ -91,9 +91,9 @@ interface NewRequest {
  * conflicts on product_requests_client_key), that attempt's row and no file rows.
  */
 async function insertRequest(tx: Db, order: NewRequest): Promise<{ row: ProductRequestRow; created: boolean }> {
-  const { id, userId, tool, written, clientKey } = order;
+  const { id, userId, tool, written, commandId } = order;
   const result = await insertOnce(
-    clientKey,
+    commandId,
     (key) => firstRequest(tx, userId, key),
     async () =>
       (
@@ -107,9 +107,9 @@ async function insertRequest(tx: Db, order: NewRequest): Promise<{ row: ProductR
             status: 'Pending',
             requestDetails: order.requestDetails,
             attachments: written.map((w) => ({ id: w.id, field: w.field, name: w.name })),
-            clientKey,
+            commandId,
           })
-          .onConflictDoNothing(clientKeyConflict(productRequests.userId, productRequests.clientKey))
+          .onConflictDoNothing(commandIdConflict(productRequests.userId, productRequests.commandId))
           .returning()
       )[0],
   );

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { NewTrackingLinkBody } from '../../domain/tracking.ts';
 import { checkTrackingLinkRequest, createTrackingLink, lockTrackingLink, setTrackingLinkDisabled, toStaffTrackingLink } from '../tracking/links.ts';
-import { clientKeyOf } from './command-ids.ts';
+import { commandIdOf } from './command-ids.ts';
 import { lockRequest, staffWrite } from './staff-write.ts';
 
 /**
@@ -15,7 +15,7 @@ export function addTrackingLink(app: FastifyInstance, request: FastifyRequest, r
   return staffWrite(app, request, {
     lock: (tx) => lockRequest(tx, requestId),
     check: (_tx, row) => checkTrackingLinkRequest(row),
-    change: (tx, row, actor) => createTrackingLink(tx, row, body, actor, clientKeyOf(request)),
+    change: (tx, row, actor) => createTrackingLink(tx, row, body, actor, commandIdOf(request)),
     status: 201,
     answer: (link) => ({ data: toStaffTrackingLink(link) }),
     poke: (link) => ({ client: link.userId }),

@@ -7,7 +7,7 @@ import { UUID } from '../files/storage.ts';
 import { notFound } from '../platform/errors.ts';
 import type { UploadedFile } from '../plugins/uploads.ts';
 import { toUserFile } from '../serialize/messages.ts';
-import { clientKeyOf, insertOnce, settleInTransaction } from './command-ids.ts';
+import { commandIdOf, insertOnce, settleInTransaction } from './command-ids.ts';
 
 /** A client's general files: uploads (an outbox command), the list, their downloads, and the spec's attachments list. */
 
@@ -17,24 +17,24 @@ type FileRow = typeof files.$inferSelect;
 const DOWNLOADABLE = ['general', 'attachment'];
 
 /** The rows an upload under this user's Idempotency-Key stored, in the order it sent them; undefined when none. */
-async function filesOfKey(db: Db, userId: string, clientKey: string): Promise<FileRow[] | undefined> {
+async function filesOfKey(db: Db, userId: string, commandId: string): Promise<FileRow[] | undefined> {
   const rows = await db
     .select()
     .from(files)
-    .where(and(eq(files.userId, userId), eq(files.clientKey, clientKey)))
-    .orderBy(asc(files.clientKeyPart));
+    .where(and(eq(files.userId, userId), eq(files.commandId, commandId)))
+    .orderBy(asc(files.commandIdPart));
   return rows.length > 0 ? rows : undefined;
 }
 
 /** The uploads are already in storage (server/plugins/uploads.ts); they are kept once their rows commit. */
 export async function storeGeneralFiles(app: FastifyInstance, request: FastifyRequest, userId: string, parts: UploadedFile[]) {
-  const clientKey = clientKeyOf(request);
+  const commandId = commandIdOf(request);
   const answer = (rows: FileRow[]) => ({ data: { code: 'SUCCESS' as const, message: 'Files uploaded successfully', files: rows.map((row): UserFile => toUserFile(row)) } });
   // The rows and the key's answer commit together: a process killed after this commit leaves the key
   // done, and the retry is answered from it instead of storing the files again.
   const stored = await app.db.transaction(async (tx) => {
     const result = await insertOnce(
-      clientKey,
+      commandId,
       (key) => filesOfKey(tx, userId, key),
       async () => {
         const rows = await tx
@@ -48,11 +48,11 @@ export async function storeGeneralFiles(app: FastifyInstance, request: FastifyRe
               contentType: stored.contentType,
               size: stored.size,
               sha256: stored.sha256,
-              clientKey,
-              clientKeyPart: clientKey === null ? null : part,
+              commandId,
+              commandIdPart: commandId === null ? null : part,
             })),
           )
-          .onConflictDoNothing({ target: [files.userId, files.clientKey, files.clientKeyPart], where: sql`client_key IS NOT NULL` })
+          .onConflictDoNothing({ target: [files.userId, files.commandId, files.commandIdPart], where: sql`client_key IS NOT NULL` })
           .returning();
         return rows.length > 0 ? rows : undefined;
       },

@@ -6,7 +6,7 @@ import { TrackingSlug, trackingLinkReadyText } from '../../domain/tracking.ts';
 import type { Db } from '../db/client.ts';
 import { trackingLinks } from '../db/schema.ts';
 import { conflict, notFound } from '../platform/errors.ts';
-import { clientKeyConflict, insertOnce, keyReused } from '../services/command-ids.ts';
+import { commandIdConflict, insertOnce, keyReused } from '../services/command-ids.ts';
 import { type Actor, type RequestRow, type StaffChange } from '../services/staff-write.ts';
 import { UUID } from '../files/storage.ts';
 
@@ -71,11 +71,11 @@ export async function createTrackingLink(
   request: RequestRow,
   body: NewTrackingLinkBody,
   actor: Actor,
-  clientKey: string | null,
+  commandId: string | null,
 ): Promise<StaffChange<TrackingLinkRow>> {
   const { row, created } = await insertOnce(
-    clientKey,
-    async (key) => (await tx.select().from(trackingLinks).where(and(eq(trackingLinks.createdBy, actor.uid), eq(trackingLinks.clientKey, key))))[0],
+    commandId,
+    async (key) => (await tx.select().from(trackingLinks).where(and(eq(trackingLinks.createdBy, actor.uid), eq(trackingLinks.commandId, key))))[0],
     async () =>
       (
         await tx
@@ -87,9 +87,9 @@ export async function createTrackingLink(
             label: body.label,
             destination: body.destination,
             createdBy: actor.uid,
-            clientKey,
+            commandId,
           })
-          .onConflictDoNothing(clientKeyConflict(trackingLinks.createdBy, trackingLinks.clientKey))
+          .onConflictDoNothing(commandIdConflict(trackingLinks.createdBy, trackingLinks.commandId))
           .returning()
       )[0],
   );

@@ -12,14 +12,14 @@ import { type PortalDb, openUserDb } from '../lib/db.ts';
 import { signOut } from '../lib/firebase.ts';
 import { loadProfile } from '../lib/load-profile.ts';
 import { requestPersistentStorage } from '../lib/pwa.ts';
-import { CommandEditorsContext } from '../lib/command-editors.ts';
+import { CommandEditorsContext } from '../lib/sync/commands/editor-context.ts';
 import { greetingName } from '../lib/display-name.ts';
 import { hasRole } from '../../domain/roles.ts';
 import { ReplicaContext, useProfile } from '../lib/replica.ts';
 import { createSyncEngine } from '../lib/sync/engine.ts';
 import { SyncEngineContext, useSyncEngine } from '../lib/sync/use-sync-engine.ts';
 import { setLoading, showMessage } from '../lib/ui-state.ts';
-import { commandEditors } from './command-editors.tsx';
+import { commandEditors } from './feature-edit-dialogs.tsx';
 import { AppLayout } from './shell/app-layout.tsx';
 
 /**

@@ -1,6 +1,6 @@
 import { Button, Field, Stack, Textarea } from '@chakra-ui/react';
 import { type FormEvent, useState } from 'react';
-import { saveAndSendLabel, useSaveEdit } from '../lib/command-editors.ts';
+import { saveAndSendLabel, useSaveEdit } from '../lib/sync/commands/editor-context.ts';
 import { EditRefused } from './edit-refused.tsx';
 import { Popup } from './popup.tsx';
 

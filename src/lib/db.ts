@@ -1,20 +1,8 @@
 import Dexie, { type Table } from 'dexie';
 import { FINAL_FILES_CACHE } from '../../domain/downloads.ts';
 import type { ClientFile, QueuePage, RequestFile } from '../../domain/staff.ts';
-import type { BusinessSettings } from '../../domain/business-settings.ts';
-import type { NotificationRead } from '../../domain/notification-reads.ts';
-import type { TrackingLink } from '../../domain/tracking.ts';
-import type {
-  ContactReply,
-  ContactRequest,
-  Deal,
-  LiveDetails,
-  NotificationItem,
-  ProductRequest,
-  Profile,
-  RefundRequest,
-  UserFile,
-} from '../../domain/schemas.ts';
+import { OPTIMISTIC_LISTS, SYNCED_STORES, type SyncList, type SyncPage } from '../../domain/sync.ts';
+import type { ContactReply, ContactRequest, LiveDetails, ProductRequest, Profile, RefundRequest } from '../../domain/schemas.ts';
 
 /** Marks a row written locally by a command that the server has not confirmed yet. */
 export interface PendingMark {
@@ -41,8 +29,11 @@ export type CommandStatus = 'pending' | 'sending' | 'failed' | 'held';
 export interface OutboxCommand {
   /** Auto-increment: the send order (FIFO). */
   seq?: number;
-  /** Sent as Idempotency-Key, so a resend after a lost answer is recognised by the server. */
-  id: string;
+  /**
+   * The command id: sent as Idempotency-Key, so a resend after a lost answer is recognised by the server, and
+   * stored by the server with the row it creates (the row's `commandId`). A row written optimistically is keyed by it.
+   */
+  commandId: string;
   kind: CommandKind;
   label: string;
   method: 'POST' | 'PUT';
@@ -82,26 +73,77 @@ export interface MetaRow {
   value: unknown;
 }
 
+/** The replica's row of a synced list: the feed's row, with the pending mark where commands write optimistic rows. */
+interface OptimisticRows {
+  requests: LocalRequest;
+  refunds: LocalRefund;
+  contactRequests: LocalContactRequest;
+  contactReplies: LocalContactReply;
+}
+export type ReplicaRow<List extends SyncList> = List extends keyof OptimisticRows ? OptimisticRows[List] : SyncPage[List][number];
+
+/** The synced tables of the replica, one per list of the feed (domain/sync.ts), plus the profile. */
+export type SyncedTables = { profile: Table<Profile, string> } & { [List in SyncList]: Table<ReplicaRow<List>, string> };
+
+/** The device's own stores, beside the synced ones. */
+const DEVICE_STORES = {
+  liveDetails: 'id',
+  outbox: '++seq, &commandId, status',
+  meta: 'key',
+  // The staff workspace's offline copies (keyed by uid, request id, "tab|search").
+  staffClients: 'key',
+  staffRequests: 'key',
+  staffQueue: 'key',
+};
+
+/** The replica's stores as they are now: the synced tables' declarations (domain/sync.ts) and the device's own. */
+export const REPLICA_STORES: Record<string, string> = { ...SYNCED_STORES, ...DEVICE_STORES };
+
+/**
+ * What each version changed, in order: Dexie's history, append-only (a released version is never edited). A new
+ * synced table is its declaration in domain/sync.ts plus a new entry here; db.test.ts checks that the entries add
+ * up to REPLICA_STORES, so a declaration without its version fails there.
+ */
+export const STORE_VERSIONS: Record<string, string | null>[] = [
+  {
+    profile: 'uid',
+    requests: 'id, productRequestType, status, Created_Time',
+    deals: 'id, requestId, productRequestType',
+    refunds: 'id, processId',
+    notifications: 'id, createdAt',
+    contactRequests: 'id, createdAt',
+    files: 'id, createdAt',
+    liveDetails: 'id',
+    outbox: '++seq, &id, status',
+    meta: 'key',
+  },
+  // 2: tables page through one tool's requests newest first without reading the rest.
+  { requests: 'id, productRequestType, status, Created_Time, [productRequestType+Created_Time]' },
+  // 3: support threads' replies; the staff workspace's offline copies.
+  { contactReplies: 'id, threadId, createdAt', staffClients: 'key', staffRequests: 'key', staffQueue: 'key' },
+  { trackingLinks: 'id, productRequestId' },
+  { notificationReads: 'userId' },
+  { businessSettings: 'id' },
+  // 7: no change of stores, an upgrade (below).
+  {},
+  // 8: a pull writes every index of every row it brings (docs/decisions/017): only the indexes a screen reads stay.
+  // A tool's count uses the compound index; no screen queries deals by request or tool (billing reads them all).
+  { requests: 'id, status, Created_Time, [productRequestType+Created_Time]', deals: 'id' },
+  // 9: the outbox's command id is named so (it was `id`): its unique index follows (upgrade below).
+  { outbox: '++seq, &commandId, status' },
+];
+
+// The synced tables' properties come from their declarations (SyncedTables); Dexie defines them on the instance.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface PortalDb extends SyncedTables {}
+
 /**
  * The signed-in user's replica (one database per user, wiped on sign-out). Versions are append-only:
- * a change of stores is a new `version(n)` entry, never an edit of an old one.
+ * a change of stores is a new entry of STORE_VERSIONS, never an edit of an old one.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class PortalDb extends Dexie {
-  profile!: Table<Profile, string>;
-  requests!: Table<LocalRequest, string>;
-  deals!: Table<Deal, string>;
-  refunds!: Table<LocalRefund, string>;
-  notifications!: Table<NotificationItem, string>;
-  contactRequests!: Table<LocalContactRequest, string>;
-  files!: Table<UserFile, string>;
   liveDetails!: Table<LiveDetails & { fetchedAt: number }, string>;
-  contactReplies!: Table<LocalContactReply, string>;
-  /** Track Master tracking links of the user's requests, with their visit counts. */
-  trackingLinks!: Table<TrackingLink, string>;
-  /** The user's notification read marker (one row, keyed by uid): moved by the notificationsRead command and the sync. */
-  notificationReads!: Table<NotificationRead, string>;
-  /** The business's payment instructions and official channels (one row, id 'business'), fed by the sync. */
-  businessSettings!: Table<BusinessSettings, string>;
   /** The staff member's replica (staff only): client and request files, queue pages, fed by GET /api/staff/sync. */
   staffClients!: Table<StaffCopy<ClientFile>, string>;
   staffRequests!: Table<StaffCopy<RequestFile>, string>;
@@ -114,36 +156,26 @@ export class PortalDb extends Dexie {
   constructor(uid: string) {
     super(dbName(uid));
     this.uid = uid;
-    this.version(1).stores({
-      profile: 'uid',
-      requests: 'id, productRequestType, status, Created_Time',
-      deals: 'id, requestId, productRequestType',
-      refunds: 'id, processId',
-      notifications: 'id, createdAt',
-      contactRequests: 'id, createdAt',
-      files: 'id, createdAt',
-      liveDetails: 'id',
-      outbox: '++seq, &id, status',
-      meta: 'key',
-    });
-    // Tables page through one tool's requests newest first without reading the rest.
-    this.version(2).stores({ requests: 'id, productRequestType, status, Created_Time, [productRequestType+Created_Time]' });
-    // Support threads' replies; the staff workspace's offline copies (keyed by uid, request id, "tab|search").
-    this.version(3).stores({ contactReplies: 'id, threadId, createdAt', staffClients: 'key', staffRequests: 'key', staffQueue: 'key' });
-    this.version(4).stores({ trackingLinks: 'id, productRequestId' });
-    this.version(5).stores({ notificationReads: 'userId' });
-    this.version(6).stores({ businessSettings: 'id' });
+    STORE_VERSIONS.forEach((changed, i) => this.version(i + 1).stores(changed));
     // The feed's request rows gained their status history and attachment hashes (for the case file). A
     // replica written before reads the feed again from the start, once, so rows unchanged since get them too;
     // every row is put again, which is safe (as the sync-health Retry does).
-    this.version(7)
-      .stores({})
-      .upgrade((tx) => tx.table<MetaRow, string>('meta').delete(SYNC_CURSOR_KEY));
-    // A pull writes every index of every row it brings (docs/decisions/017): only the indexes a screen reads stay.
-    // A tool's count uses the compound index; no screen queries deals by request or tool (billing reads them all).
-    this.version(8).stores({ requests: 'id, status, Created_Time, [productRequestType+Created_Time]', deals: 'id' });
+    this.version(7).upgrade((tx) => tx.table<MetaRow, string>('meta').delete(SYNC_CURSOR_KEY));
+    // Commands queued before version 9 keep their id under its new name, so a resend still carries the same key.
+    this.version(9).upgrade((tx) =>
+      tx
+        .table('outbox')
+        .toCollection()
+        .modify((command: Record<string, unknown>) => {
+          if (command.commandId === undefined) command.commandId = command.id;
+          delete command.id;
+        }),
+    );
+    // The latest version declares the stores as the declarations give them (the same, as db.test.ts checks).
+    this.version(STORE_VERSIONS.length).stores(REPLICA_STORES);
   }
 }
+
 
 /**
  * One tool's requests, oldest first: a range of the compound index (version 8 keeps no index on the tool alone).
@@ -158,7 +190,7 @@ export function requestsOfTool(db: PortalDb, tool: string) {
  * Notifications are only read (the marker takes the shown notification's time).
  */
 export function commandTables(db: PortalDb) {
-  return [db.outbox, db.requests, db.refunds, db.contactRequests, db.contactReplies, db.profile, db.staffClients, db.staffRequests, db.notificationReads, db.notifications];
+  return [db.outbox, ...OPTIMISTIC_LISTS.map((list) => db.table(list)), db.profile, db.staffClients, db.staffRequests, db.notificationReads, db.notifications];
 }
 
 export function dbName(uid: string): string {

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { countUnread } from '../../domain/notification-reads.ts';
 import { emptySyncPage } from '../../domain/sync.ts';
-import { commandKinds } from './commands.ts';
+import { commandKinds } from './sync/commands/kinds.ts';
 import { PortalDb } from './db.ts';
 import { notificationRow, withReplica } from './test-kit.ts';
 import { markNotificationsRead } from './notification-reads.ts';
-import { discardCommand } from './outbox-actions.ts';
+import { discardCommand } from './sync/commands/outbox-actions.ts';
 import { applyPage } from './sync/pull.ts';
 
 const UID = 'reader';
@@ -33,7 +33,7 @@ describe('notification read marker in the replica', () => {
     expect(id).not.toBeNull();
     expect(await unread()).toBe(0);
     const [command] = await db.outbox.toArray();
-    expect(command).toMatchObject({ id, kind: 'notificationsRead', method: 'PUT', path: '/notifications/read', json: { notificationId: notificationRow(3).id }, status: 'pending' });
+    expect(command).toMatchObject({ commandId: id, kind: 'notificationsRead', method: 'PUT', path: '/notifications/read', json: { notificationId: notificationRow(3).id }, status: 'pending' });
     // Nothing new: opening the bell again queues nothing.
     expect(await markNotificationsRead(db, notificationRow(3))).toBeNull();
     expect(await db.outbox.count()).toBe(1);

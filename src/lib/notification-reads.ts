@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { NotificationRead, NotificationReadBody, isUnread, laterMarker } from '../../domain/notification-reads.ts';
 import type { NotificationItem } from '../../domain/schemas.ts';
-import type { CommandKindDef } from './command-kind.ts';
+import type { CommandKindDef } from './sync/commands/kind.ts';
 import type { PortalDb } from './db.ts';
-import { queueCommand } from './outbox.ts';
+import { queueCommand } from './sync/commands/outbox.ts';
 
 /**
  * The user's notification read marker in the replica (docs/decisions/014-notification-read-state.md). It only
@@ -52,9 +52,9 @@ export const notificationsRead: CommandKindDef<NotificationReadBody> = {
 export async function markNotificationsRead(db: PortalDb, newest: Pick<NotificationItem, 'id' | 'createdAt'>): Promise<string | null> {
   const marker = await db.notificationReads.get(db.uid);
   if (marker && !isUnread(newest, marker.readUpTo)) return null;
-  const id = crypto.randomUUID();
+  const commandId = crypto.randomUUID();
   const command = {
-    id,
+    commandId,
     kind: 'notificationsRead' as const,
     label: 'Notifications marked as read',
     method: 'PUT' as const,
@@ -63,5 +63,5 @@ export async function markNotificationsRead(db: PortalDb, newest: Pick<Notificat
     revert: { readUpTo: marker?.readUpTo ?? null },
   };
   await queueCommand(db, notificationsRead, command, { notificationId: newest.id });
-  return id;
+  return commandId;
 }

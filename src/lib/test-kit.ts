@@ -164,7 +164,7 @@ export function gatedNetwork() {
     send(command: OutboxCommand, token = 'token'): Promise<Response> {
       return new Promise((resolve, reject) => {
         const request = {
-          id: command.id,
+          id: command.commandId,
           token,
           answered: false,
           answer: (response: Response | Error) => {

@@ -3,7 +3,7 @@
 // `npm start` stack, at 1280 px and 375 px.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';
-import { outboxWords } from '../../src/lib/outbox-words.ts';
+import { outboxWords } from '../../src/lib/sync/commands/outbox-words.ts';
 import { neutralSiteUrl } from '../../src/lib/quick-exit.ts';
 import { bearer, createEmulatorUser, dataOf, DEMO, DESKTOP, idToken, PHONE, readOobCodes, shot, shotBoth, signIn } from './support/fixtures.ts';
 

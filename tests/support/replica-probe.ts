@@ -44,7 +44,7 @@ export function addContactCommands(page: Page, uid: string, subjects: string[]):
           for (const subject of list) {
             const id = crypto.randomUUID();
             store.add({
-              id,
+              commandId: id,
               kind: 'contact',
               label: `Message: ${subject}`,
               method: 'POST',

@@ -1,5 +1,5 @@
 /**
- * /login's static first paint (server/first-paint.ts) takes typing before the app's sign-in screen replaces it.
+ * /login's static first paint (server/platform/first-paint.ts) takes typing before the app's sign-in screen replaces it.
  * The app's first render yields to the browser while it runs (main.tsx), so typing and focus can still change on
  * the static form until that render commits: this follows the form from the render's start and is read when it
  * commits (a removed input keeps its value; focus is tracked, since a removed field no longer has it).

@@ -2,11 +2,11 @@ import { Badge, Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { type ComponentType, useState } from 'react';
 import { formatDate } from '../../../domain/format.ts';
 import { texts } from '../../../domain/texts.ts';
-import type { CommandBodies } from '../../lib/command-kind.ts';
-import { type CommandEditorProps, type CommandEditors, type EditableKind, isEditableKind, useCommandEditors } from '../../lib/command-editors.ts';
+import type { CommandBodies } from '../../lib/sync/commands/kind.ts';
+import { type CommandEditorProps, type CommandEditors, type EditableKind, isEditableKind, useCommandEditors } from '../../lib/sync/commands/editor-context.ts';
 import type { OutboxCommand, PortalDb } from '../../lib/db.ts';
-import { discardCommand, editCommand, readCommandBody, retryCommand } from '../../lib/outbox-actions.ts';
-import { outboxErrorLine } from '../../lib/outbox-words.ts';
+import { discardCommand, editCommand, readCommandBody, retryCommand } from '../../lib/sync/commands/outbox-actions.ts';
+import { outboxErrorLine } from '../../lib/sync/commands/outbox-words.ts';
 import { useOnline } from '../../lib/pwa.ts';
 
 const statusText: Record<OutboxCommand['status'], string> = {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emptySyncPage as empty } from '../../../domain/sync.ts';
 import type { StaffSyncPage } from '../../../domain/staff.ts';
 import { ApiError, NetworkError } from '../api-errors.ts';
-import { commandKinds } from '../commands.ts';
+import { commandKinds } from './commands/kinds.ts';
 import { PortalDb } from '../db.ts';
 import { localRequest, withReplica } from '../test-kit.ts';
 import { type SyncEngineDeps, type SyncTriggers, WAKE_EVERY_MS, createSyncEngine, spaced } from './engine.ts';
@@ -24,7 +24,7 @@ function fakeDeps(fetchSyncPage: FetchSyncPage = async () => empty('1')) {
       kinds: commandKinds,
       getToken: async () => 'token',
       send: async (command) => {
-        sent.push(command.id);
+        sent.push(command.commandId);
         return new Response('{}', { status: 503 });
       },
       now: () => 1_000_000,
@@ -199,7 +199,7 @@ describe('sync engine', () => {
     const engine = createSyncEngine(db, fakeDeps().deps);
     await db.meta.put({ key: SENDER_ERROR_KEY, value: { message: 'QuotaExceededError', at: 1 } });
     expect((await readSyncHealth(db)).senderError).toEqual({ message: 'QuotaExceededError', at: 1 });
-    await db.outbox.add({ id: 'c1', kind: 'contact', label: 'x', method: 'POST', path: '/contact', status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 0, target: { table: 'contactRequests', id: 'c1' } });
+    await db.outbox.add({ commandId: 'c1', kind: 'contact', label: 'x', method: 'POST', path: '/contact', status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 0, target: { table: 'contactRequests', id: 'c1' } });
     await engine.retry();
     expect((await readSyncHealth(db)).senderError).not.toBeNull();
     await db.outbox.clear();
@@ -218,7 +218,7 @@ describe('sync engine', () => {
     await vi.waitFor(() => expect(open.timers).toBe(1));
     expect(pulls).toBe(1);
     // Written straight to the store: nothing else wakes the sender.
-    await db.outbox.add({ id: 'c1', kind: 'contact', label: 'x', method: 'POST', path: '/contact', json: { contactRequest: { subject: 's', message: 'm' } }, status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 0, target: { table: 'contactRequests', id: 'c1' } });
+    await db.outbox.add({ commandId: 'c1', kind: 'contact', label: 'x', method: 'POST', path: '/contact', json: { contactRequest: { subject: 's', message: 'm' } }, status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 0, target: { table: 'contactRequests', id: 'c1' } });
     fire()?.reconnect();
     await vi.waitFor(() => expect(sent).toEqual(['c1']));
     expect(pulls).toBe(2);
@@ -231,14 +231,14 @@ describe('sync engine', () => {
     const answers: Array<() => void> = [];
     deps.sender.send = (command) =>
       new Promise((resolve) => {
-        sent.push(command.id);
+        sent.push(command.commandId);
         answers.push(() => resolve(new Response('{}', { status: 503 })));
       });
     const engine = createSyncEngine(db, deps);
     const stop = engine.start();
     await vi.waitFor(() => expect(open.timers).toBe(1));
     const ids = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
-    await db.outbox.bulkAdd(ids.map((id) => ({ id, kind: 'contact' as const, label: id, method: 'POST' as const, path: '/contact', json: { contactRequest: { subject: 's', message: 'm' } }, status: 'pending' as const, attempts: 0, nextAttemptAt: 0, createdAt: 0, target: { table: 'contactRequests' as const, id } })));
+    await db.outbox.bulkAdd(ids.map((id) => ({ commandId: id, kind: 'contact' as const, label: id, method: 'POST' as const, path: '/contact', json: { contactRequest: { subject: 's', message: 'm' } }, status: 'pending' as const, attempts: 0, nextAttemptAt: 0, createdAt: 0, target: { table: 'contactRequests' as const, id } })));
     fire()?.reconnect();
 
     await vi.waitFor(() => expect(sent).toEqual(['c1', 'c2', 'c3', 'c4']));
@@ -249,7 +249,7 @@ describe('sync engine', () => {
     for (const answer of answers) answer();
     await stop();
     expect(sent).toHaveLength(MAX_IN_FLIGHT);
-    expect((await db.outbox.toArray()).map((c) => [c.id, c.status, c.attempts])).toEqual(ids.map((id, i) => [id, 'pending', i < MAX_IN_FLIGHT ? 1 : 0]));
+    expect((await db.outbox.toArray()).map((c) => [c.commandId, c.status, c.attempts])).toEqual(ids.map((id, i) => [id, 'pending', i < MAX_IN_FLIGHT ? 1 : 0]));
   });
 });
 

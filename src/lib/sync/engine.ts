@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { NetworkError } from '../api-errors.ts';
-import { commandKinds } from '../commands.ts';
+import { commandKinds } from './commands/kinds.ts';
 import type { PortalDb } from '../db.ts';
-import { releaseHeld } from '../outbox.ts';
+import { releaseHeld } from './commands/outbox.ts';
 import { hasRole } from '../../../domain/roles.ts';
 import { recordSyncError, type SyncErrorKey } from './health.ts';
 import { listenForPokes } from './pokes.ts';

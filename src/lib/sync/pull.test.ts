@@ -179,7 +179,7 @@ describe('pull', () => {
   it('keeps an initial form filled offline while its command is unsent', async () => {
     await db.profile.put(profile(true));
     await db.outbox.add({
-      id: 'cmd-1',
+      commandId: 'cmd-1',
       kind: 'initialForm',
       label: 'Initial form',
       method: 'PUT',
@@ -208,7 +208,7 @@ describe('pull', () => {
       commandId: 'cmd-9',
     });
     await db.outbox.add({
-      id: 'cmd-9',
+      commandId: 'cmd-9',
       kind: 'contact',
       label: 's',
       method: 'POST',
@@ -270,7 +270,7 @@ describe('pull', () => {
       commandId: 'cmd-r',
     });
     await db.outbox.add({
-      id: 'cmd-r',
+      commandId: 'cmd-r',
       kind: 'contactReply',
       label: 'Reply: s',
       method: 'POST',

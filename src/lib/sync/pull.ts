@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Profile } from '../../../domain/schemas.ts';
-import { LooseSyncPage, type RejectedSyncRow, type SyncPage, readSyncPage } from '../../../domain/sync.ts';
+import { LooseSyncPage, OPTIMISTIC_LISTS, type RejectedSyncRow, SYNC_LISTS, type SyncList, type SyncPage, readSyncPage } from '../../../domain/sync.ts';
 import { apiGet } from '../api.ts';
 import { type PortalDb, SYNC_CURSOR_KEY } from '../db.ts';
 import { putReadMarker } from '../notification-reads.ts';
@@ -173,27 +173,40 @@ function readPage(raw: unknown): ReturnType<typeof readSyncPage> {
  * asked from), the page applies only if the stored cursor is still that one; false when it was dropped.
  */
 export async function applyPage(db: PortalDb, page: SyncPage, rejected: RejectedSyncRow[] = [], from?: string): Promise<boolean> {
-  const tables = [db.profile, db.requests, db.deals, db.refunds, db.notifications, db.contactRequests, db.contactReplies, db.files, db.trackingLinks, db.notificationReads, db.businessSettings, db.meta, db.outbox];
+  const tables = [db.profile, ...SYNC_LISTS.map((list) => db.table(list)), db.meta, db.outbox];
   return db.transaction('rw', tables, async () => {
     if (from !== undefined && (await storedCursor(db)) !== from) return false;
     if (page.profile) await db.profile.put(await keepUnsentInitialForm(db, page.profile));
-    if (page.requests.length) await db.requests.bulkPut(page.requests);
-    if (page.deals.length) await db.deals.bulkPut(page.deals);
-    if (page.refunds.length) await db.refunds.bulkPut(page.refunds);
-    if (page.notifications.length) await db.notifications.bulkPut(page.notifications);
-    if (page.contactRequests.length) await db.contactRequests.bulkPut(page.contactRequests);
-    if (page.contactReplies.length) await db.contactReplies.bulkPut(page.contactReplies);
-    if (page.files.length) await db.files.bulkPut(page.files);
-    if (page.trackingLinks.length) await db.trackingLinks.bulkPut(page.trackingLinks);
-    for (const marker of page.notificationReads) await putReadMarker(db, marker);
-    if (page.businessSettings.length) await db.businessSettings.bulkPut(page.businessSettings);
-    await retireConfirmedCommands(db, [...page.requests, ...page.refunds, ...page.contactRequests, ...page.contactReplies]);
+    for (const list of SYNC_LISTS) await putRows(db, page, list);
+    // Tables of optimistic rows are keyed by id, which is the command id for a command's own row.
+    await retireConfirmedCommands(db, OPTIMISTIC_LISTS.flatMap((list) => page[list] as { id: string; commandId?: string }[]));
     if (rejected.length) await setAside(db, rejected);
     await db.meta.put({ key: SYNC_CURSOR_KEY, value: page.cursor });
     await db.meta.put({ key: LAST_SYNC_KEY, value: Date.now() });
     await db.meta.delete(SYNC_ERROR_KEY);
     return true;
   });
+}
+
+/**
+ * How a list's rows enter the replica when a plain put is not enough. The read marker only moves forward, so a
+ * marker of a command not sent yet is not taken back (putReadMarker); the profile keeps an unsent initial form
+ * (keepUnsentInitialForm, in applyPage). Other rows of commands still waiting are optimistic rows keyed by their
+ * command id, which no server row has, so a put never overwrites them.
+ */
+const putSpecial: { [List in SyncList]?: (db: PortalDb, rows: SyncPage[List]) => Promise<void> } = {
+  async notificationReads(db, rows) {
+    for (const marker of rows) await putReadMarker(db, marker);
+  },
+};
+
+async function putRows<List extends SyncList>(db: PortalDb, page: SyncPage, list: List): Promise<void> {
+  const rows = page[list];
+  if (rows.length === 0) return;
+  const special = putSpecial[list];
+  if (special) await special(db, rows);
+  // The table of the list's rows (PortalDb's property of the same name, typed by SyncedTables).
+  else await db.table(list).bulkPut(rows);
 }
 
 const RejectedRow = z.object({ table: z.string(), id: z.string().optional(), reason: z.string(), at: z.number() });
@@ -235,16 +248,11 @@ async function retireConfirmedCommands(db: PortalDb, rows: { id: string; command
   const ids = new Set(rows.map((r) => r.id));
   const confirmed = rows.map((r) => r.commandId).filter((id): id is string => !!id && !ids.has(id));
   if (confirmed.length === 0) return;
-  const commands = await db.outbox.where('id').anyOf(confirmed).toArray();
+  const commands = await db.outbox.where('commandId').anyOf(confirmed).toArray();
   if (commands.length === 0) return;
   // An edited command has a new id but still owns its original optimistic row (target.id).
-  const optimistic = [...commands.map((c) => c.id), ...commands.map((c) => c.target.id)];
-  await Promise.all([
-    db.requests.bulkDelete(optimistic),
-    db.refunds.bulkDelete(optimistic),
-    db.contactRequests.bulkDelete(optimistic),
-    db.contactReplies.bulkDelete(optimistic),
-  ]);
+  const optimistic = [...commands.map((c) => c.commandId), ...commands.map((c) => c.target.id)];
+  await Promise.all(OPTIMISTIC_LISTS.map((list) => db.table(list).bulkDelete(optimistic)));
   await db.outbox.bulkDelete(commands.map((c) => c.seq!));
 }
 
@@ -258,17 +266,5 @@ export async function keepUnsentInitialForm(db: PortalDb, incoming: Profile): Pr
 }
 
 function pageSize(page: SyncPage): number {
-  return (
-    (page.profile ? 1 : 0) +
-    page.requests.length +
-    page.deals.length +
-    page.refunds.length +
-    page.notifications.length +
-    page.contactRequests.length +
-    page.contactReplies.length +
-    page.files.length +
-    page.trackingLinks.length +
-    page.notificationReads.length +
-    page.businessSettings.length
-  );
+  return SYNC_LISTS.reduce((size, list) => size + page[list].length, page.profile ? 1 : 0);
 }

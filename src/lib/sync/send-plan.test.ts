@@ -5,7 +5,7 @@ import { MAX_IN_FLIGHT, backoff, createBrake, planSends, targetLane } from './se
 const NOW = 1_000_000;
 
 function command(seq: number, lane: string, over: Partial<OutboxCommand> = {}): OutboxCommand {
-  return { seq, id: `cmd-${seq}`, kind: 'contact', label: lane, method: 'POST', path: '/contact', status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 0, target: { table: 'contactRequests', id: `row-${seq}` }, ...over };
+  return { seq, commandId: `cmd-${seq}`, kind: 'contact', label: lane, method: 'POST', path: '/contact', status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 0, target: { table: 'contactRequests', id: `row-${seq}` }, ...over };
 }
 
 /** The test's lane: the label. */

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { commandKinds } from '../commands.ts';
+import { commandKinds } from './commands/kinds.ts';
 import type { OutboxCommand, PortalDb } from '../db.ts';
-import { enqueue } from '../outbox.ts';
-import { outboxWords } from '../outbox-words.ts';
+import { enqueue } from './commands/outbox.ts';
+import { outboxWords } from './commands/outbox-words.ts';
 import { MAX_IN_FLIGHT } from './send-plan.ts';
 import { type OneAtATime, SENDER_ERROR_KEY, type SenderLoopDeps, readSenderError, startSender } from './sender.ts';
 import { type FakeClock, type GatedNetwork, fakeClock, gatedNetwork, withReplica } from '../test-kit.ts';
@@ -59,7 +59,7 @@ function makeDeps(clock: FakeClock, network: GatedNetwork, apply: Apply = replac
 async function queueContact(db: PortalDb, id: string): Promise<void> {
   await enqueue(
     db,
-    { id, kind: 'contact', label: id, method: 'POST', path: '/contact', json: { contactRequest: { subject: 'Hello', message: 'm' } }, target: { table: 'contactRequests', id } },
+    { commandId: id, kind: 'contact', label: id, method: 'POST', path: '/contact', json: { contactRequest: { subject: 'Hello', message: 'm' } }, target: { table: 'contactRequests', id } },
     () => db.contactRequests.add({ id, subject: 'Hello', message: 'm', createdAt: new Date().toISOString(), status: 'open', pending: true, commandId: id }),
   );
 }
@@ -142,7 +142,7 @@ describe('sender loop', () => {
     // Another tab: its own copy of the modules (no shared memory), the same IndexedDB and the same locks.
     vi.resetModules();
     const otherDbModule = await import('../db.ts');
-    const otherOutbox = await import('../outbox.ts');
+    const otherOutbox = await import('./commands/outbox.ts');
     const otherSender = await import('./sender.ts');
     const otherDb = new otherDbModule.PortalDb(db.uid);
     await otherDb.open();
@@ -152,7 +152,7 @@ describe('sender loop', () => {
 
     await otherOutbox.enqueue(
       otherDb,
-      { id: 'cmd-a', kind: 'contact', label: 'a', method: 'POST', path: '/contact', json: {}, target: { table: 'contactRequests', id: 'cmd-a' } },
+      { commandId: 'cmd-a', kind: 'contact', label: 'a', method: 'POST', path: '/contact', json: {}, target: { table: 'contactRequests', id: 'cmd-a' } },
       () => otherDb.contactRequests.add({ id: 'cmd-a', subject: 'Hello', message: 'm', createdAt: new Date().toISOString(), status: 'open', pending: true, commandId: 'cmd-a' }),
     );
     await vi.waitFor(() => expect(leaderNetwork.ids()).toEqual(['cmd-a']));
@@ -205,7 +205,7 @@ describe('sender loop', () => {
     await vi.waitFor(async () => expect((await readSenderError(db))?.message).toBe("Cannot read properties of undefined (reading 'id')"));
     const [kept] = await db.outbox.toArray();
     // Not "failed": Retry would send a new key and the server, which did it already, would do it twice.
-    expect(kept).toMatchObject({ id: 'cmd-a', status: 'pending', attempts: 1 });
+    expect(kept).toMatchObject({ commandId: 'cmd-a', status: 'pending', attempts: 1 });
 
     clock.advance(60_000);
     await vi.waitFor(() => expect(network.ids()).toEqual(['cmd-a', 'cmd-a']));
@@ -236,7 +236,7 @@ describe('sender loop', () => {
     network.requests[0].answer(created('cmd-a'));
     await busy.done;
     expect(network.ids()).toEqual(['cmd-a']);
-    expect((await db.outbox.toArray()).map((c) => c.id)).toEqual(['cmd-b']);
+    expect((await db.outbox.toArray()).map((c) => c.commandId)).toEqual(['cmd-b']);
   });
 });
 
@@ -266,13 +266,13 @@ describe('sender loop, several lanes at once', () => {
    */
   const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
-  const statuses = async () => Object.fromEntries((await db.outbox.toArray()).map((c) => [c.id, c.status]));
+  const statuses = async () => Object.fromEntries((await db.outbox.toArray()).map((c) => [c.commandId, c.status]));
 
   it(`has at most ${MAX_IN_FLIGHT} commands of different lanes in flight, marked sending, and keeps each lane's order`, async () => {
     const clock = fakeClock();
     const network = gatedNetwork();
     // t1, t2, t3 are one lane (replies in one thread); every c is its own.
-    const lane = (command: OutboxCommand) => (command.id.startsWith('t') ? 'thread' : command.id);
+    const lane = (command: OutboxCommand) => (command.commandId.startsWith('t') ? 'thread' : command.commandId);
     for (const id of ['t1', 'c1', 't2', 'c2', 'c3', 'c4', 't3']) await queueContact(db, id);
     const sender = startSender(db, makeDeps(clock, network, replaceOptimisticRow, lane), controller.signal);
 
@@ -385,7 +385,7 @@ describe('sender loop, several lanes at once', () => {
     for (const id of ['c2', 'c3', 'c4', 'c5']) network.of(id).answer(created(id));
     await vi.waitFor(() => expect(network.ids()).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6']));
     network.of('c6').answer(created('c6'));
-    await vi.waitFor(async () => expect((await db.outbox.toArray()).map((c) => c.id)).toEqual(['c1']));
+    await vi.waitFor(async () => expect((await db.outbox.toArray()).map((c) => c.commandId)).toEqual(['c1']));
     expect(clock.fired).toBe(0);
 
     // Its own back-off: 750 ms at the first attempt with this random.
@@ -404,7 +404,7 @@ describe('sender loop, several lanes at once', () => {
     const sender = startSender(db, makeDeps(clock, network), controller.signal);
     await vi.waitFor(() => expect(network.ids()).toEqual(['c1']));
     network.of('c1').answer(status(507));
-    await vi.waitFor(async () => expect(await db.outbox.get({ id: 'c1' })).toMatchObject({ status: 'pending', error: outboxWords.storageFull }));
+    await vi.waitFor(async () => expect(await db.outbox.get({ commandId: 'c1' })).toMatchObject({ status: 'pending', error: outboxWords.storageFull }));
     clock.advance(750);
     await vi.waitFor(() => expect(network.ids()).toEqual(['c1', 'c1']));
     network.of('c1').answer(created('c1'));
@@ -464,7 +464,7 @@ describe('sender loop, several lanes at once', () => {
   it('does not stop on a command of a kind this app does not know (stored by another version): it fails, the others go', async () => {
     const clock = fakeClock();
     const network = gatedNetwork();
-    const stranger = { id: 'odd', kind: 'fromANewerApp', label: 'odd', method: 'POST', path: '/odd', json: {}, status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 0, target: { table: 'contactRequests', id: 'odd' } };
+    const stranger = { commandId: 'odd', kind: 'fromANewerApp', label: 'odd', method: 'POST', path: '/odd', json: {}, status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 0, target: { table: 'contactRequests', id: 'odd' } };
     await db.outbox.add(stranger as unknown as OutboxCommand);
     await queueContact(db, 'c1');
     const sender = startSender(db, makeDeps(clock, network), controller.signal);

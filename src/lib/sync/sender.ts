@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { apiRequest, readData } from '../api.ts';
 import { ApiError, NetworkError } from '../api-errors.ts';
-import type { AnswerHandler } from '../command-kind.ts';
+import type { AnswerHandler } from './commands/kind.ts';
 import { type CommandKind, type CommandStatus, commandTables, type OutboxCommand, type PortalDb } from '../db.ts';
 import { getIdToken } from '../firebase.ts';
-import { wakeChannelName } from '../outbox.ts';
-import { outboxWords } from '../outbox-words.ts';
+import { wakeChannelName } from './commands/outbox.ts';
+import { outboxWords } from './commands/outbox-words.ts';
 import { type Brake, MARKED_AHEAD, MAX_IN_FLIGHT, QUEUE_WINDOW, type Room, backoff, createBrake, planSends, targetLane } from './send-plan.ts';
 
 /**
@@ -261,7 +261,7 @@ async function hold(db: PortalDb, command: OutboxCommand): Promise<Attempt> {
 
 /** One attempt on the wire: JSON, or multipart with the files the command keeps as Blobs. */
 export function sendOverNetwork(command: OutboxCommand, token: string): Promise<Response> {
-  const headers = { 'idempotency-key': command.id };
+  const headers = { 'idempotency-key': command.commandId };
   if (command.form) {
     const form = new FormData();
     for (const [k, v] of Object.entries(command.form.fields)) form.append(k, v);

@@ -6,11 +6,11 @@ import { ReplyBody } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
 import { TextEditDialog } from '../../../components/text-edit-dialog.tsx';
 import { iconSize } from '../../../components/theme-tokens.ts';
-import type { CommandEditorProps } from '../../../lib/command-editors.ts';
-import { queueContactReply } from '../../../lib/commands.ts';
+import type { CommandEditorProps } from '../../../lib/sync/commands/editor-context.ts';
+import { queueContactReply } from '../../../lib/sync/commands/kinds.ts';
 import type { LocalContactReply, LocalContactRequest } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';
-import { isAccepted, useQueuedCommand } from '../../../lib/use-queued-command.ts';
+import { isAccepted, useQueuedCommand } from '../../../lib/sync/commands/use-queued-command.ts';
 
 /** ReplyBody's bound, enforced by the textarea too so the user is stopped before queueing. */
 export const replyMax = 2000;

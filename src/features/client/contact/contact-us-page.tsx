@@ -5,11 +5,11 @@ import { ContactBody } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
 import { PageCard } from '../../../components/page-card.tsx';
 import { Popup } from '../../../components/popup.tsx';
-import { type CommandEditorProps, saveAndSendLabel, useSaveEdit } from '../../../lib/command-editors.ts';
+import { type CommandEditorProps, saveAndSendLabel, useSaveEdit } from '../../../lib/sync/commands/editor-context.ts';
 import { EditRefused } from '../../../components/edit-refused.tsx';
-import { queueContact } from '../../../lib/commands.ts';
+import { queueContact } from '../../../lib/sync/commands/kinds.ts';
 import { useReplica } from '../../../lib/replica.ts';
-import { isAccepted, useQueuedCommand } from '../../../lib/use-queued-command.ts';
+import { isAccepted, useQueuedCommand } from '../../../lib/sync/commands/use-queued-command.ts';
 
 /** The server's bounds (ContactBody), enforced here too so the user is stopped before queueing. */
 export const subjectMax = 150;

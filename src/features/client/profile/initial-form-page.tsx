@@ -8,8 +8,8 @@ import { DateEntryInput } from '../../../components/date-entry-input.tsx';
 import { EditRefused } from '../../../components/edit-refused.tsx';
 import { PageCard } from '../../../components/page-card.tsx';
 import { Popup } from '../../../components/popup.tsx';
-import { type CommandEditorProps, saveAndSendLabel, useSaveEdit } from '../../../lib/command-editors.ts';
-import { queueInitialForm } from '../../../lib/commands.ts';
+import { type CommandEditorProps, saveAndSendLabel, useSaveEdit } from '../../../lib/sync/commands/editor-context.ts';
+import { queueInitialForm } from '../../../lib/sync/commands/kinds.ts';
 import {
   dateEntryError,
   formatDateEntry,
@@ -21,7 +21,7 @@ import {
   timePlaceholder,
 } from '../../../lib/date-entry.ts';
 import { displayName, useProfile, useReplica } from '../../../lib/replica.ts';
-import { isAccepted, useQueuedCommand } from '../../../lib/use-queued-command.ts';
+import { isAccepted, useQueuedCommand } from '../../../lib/sync/commands/use-queued-command.ts';
 
 type FieldKey = 'moneyLost' | 'lastFundsTransfer' | 'fraudType' | 'fraudUrl';
 type Errors = Partial<Record<FieldKey, string>>;

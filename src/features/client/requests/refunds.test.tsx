@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { refundStatusLabel } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
-import { queueRefund } from '../../../lib/commands.ts';
+import { queueRefund } from '../../../lib/sync/commands/kinds.ts';
 import { type LocalRequest, PortalDb } from '../../../lib/db.ts';
 import { localRequest, refundRow, withReplica } from '../../../lib/test-kit.ts';
 import { ReplicaContext } from '../../../lib/replica.ts';

@@ -26,7 +26,7 @@ export const LINK_FRESH_MS = 10 * 60 * 1000;
 const linkKey = (requestId: string) => `finalFileLink:${requestId}`;
 
 /**
- * Paid in full, as the server decides it (server/serialize.ts isFullyPaid): a price is set and nothing
+ * Paid in full, as the server decides it (server/serialize/rows.ts isFullyPaid): a price is set and nothing
  * is left. Read from the replica, so a table of Done rows knows which downloads are refused without
  * asking the server once per row.
  */

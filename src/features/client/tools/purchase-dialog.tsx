@@ -7,8 +7,8 @@ import { BIGTEXT_MAX, BIGTEXT_ROWS, type ToolDefinition, type ToolField } from '
 import { DateEntryInput } from '../../../components/date-entry-input.tsx';
 import { EditRefused } from '../../../components/edit-refused.tsx';
 import { Popup } from '../../../components/popup.tsx';
-import { type CommandEditorProps, saveAndSendLabel, useSaveEdit } from '../../../lib/command-editors.ts';
-import { toolOfCommand } from '../../../lib/commands.ts';
+import { type CommandEditorProps, saveAndSendLabel, useSaveEdit } from '../../../lib/sync/commands/editor-context.ts';
+import { toolOfCommand } from '../../../lib/sync/commands/kinds.ts';
 import { type PurchaseDraft, type SubmitOutcome, purchaseMachine } from './purchase.machine.ts';
 import { toDraft, toPurchaseBody, validateDraft } from './purchase-values.ts';
 import { TermsDialog } from './terms-dialog.tsx';

@@ -1,7 +1,7 @@
 import { toolSubmissionSchema } from '../../../../domain/tool-schemas.ts';
 import type { ToolDefinition } from '../../../../domain/tools.ts';
-import type { PurchaseBody } from '../../../lib/command-kind.ts';
-import type { PurchaseValues } from '../../../lib/commands.ts';
+import type { PurchaseBody } from '../../../lib/sync/commands/kind.ts';
+import type { PurchaseValues } from '../../../lib/sync/commands/kinds.ts';
 import { dateEntryError, formatDateEntry, parseDateEntry } from '../../../lib/date-entry.ts';
 import type { PurchaseDraft } from './purchase.machine.ts';
 

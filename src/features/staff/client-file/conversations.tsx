@@ -7,8 +7,8 @@ import { useOnline } from '../../../lib/pwa.ts';
 import { useReplica } from '../../../lib/replica.ts';
 import { ReplyBody } from '../../../../domain/schemas.ts';
 import { TextEditDialog } from '../../../components/text-edit-dialog.tsx';
-import type { CommandEditorProps } from '../../../lib/command-editors.ts';
-import { queueStaffReply } from '../../../lib/staff-commands.ts';
+import type { CommandEditorProps } from '../../../lib/sync/commands/editor-context.ts';
+import { queueStaffReply } from '../../../lib/sync/commands/staff-kinds.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { VersionConflict } from '../shared/conflict-alert.tsx';
@@ -49,7 +49,7 @@ export function Conversations({ threads, clientUid, refreshing, reload }: { thre
               key={thread.id}
               thread={thread}
               clientUid={clientUid}
-              queued={queued.filter((r) => r.threadId === thread.id && !thread.replies.some((x) => x.commandId === r.command.id))}
+              queued={queued.filter((r) => r.threadId === thread.id && !thread.replies.some((x) => x.commandId === r.command.commandId))}
               refreshing={refreshing}
               reload={reload}
             />
@@ -131,7 +131,7 @@ function ThreadCard({ thread, clientUid, queued, refreshing, reload }: ThreadCar
             <Message key={reply.id} author={reply.author} at={reply.createdAt} body={reply.message} />
           ))}
           {queued.map((reply) => (
-            <Message key={reply.command.id} author="staff" body={reply.message} mark={<QueuedMark command={reply.command} />} />
+            <Message key={reply.command.commandId} author="staff" body={reply.message} mark={<QueuedMark command={reply.command} />} />
           ))}
         </Stack>
         <ReplyForm thread={thread} clientUid={clientUid} />

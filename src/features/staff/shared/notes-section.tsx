@@ -2,9 +2,9 @@ import { Box, Button, Field, HStack, Stack, Text, Textarea } from '@chakra-ui/re
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { NoteBody, type StaffNote } from '../../../../domain/staff.ts';
 import { TextEditDialog } from '../../../components/text-edit-dialog.tsx';
-import type { CommandEditorProps } from '../../../lib/command-editors.ts';
+import type { CommandEditorProps } from '../../../lib/sync/commands/editor-context.ts';
 import { useReplica } from '../../../lib/replica.ts';
-import { queueStaffNote } from '../../../lib/staff-commands.ts';
+import { queueStaffNote } from '../../../lib/sync/commands/staff-kinds.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { formatDateTime } from '../../../../domain/format.ts';
@@ -30,7 +30,7 @@ export interface NotesSectionProps {
  */
 export function NotesSection({ notes, clientUid, requestId, aboutRequest }: NotesSectionProps) {
   const queued = useQueuedStaffWrites(clientUid).notes.filter(
-    (w) => (requestId === undefined || w.requestId === requestId) && !notes.some((n) => n.commandId === w.command.id),
+    (w) => (requestId === undefined || w.requestId === requestId) && !notes.some((n) => n.commandId === w.command.commandId),
   );
   return (
     <SectionCard title={NOTES_TITLE} count={notes.length + queued.length}>
@@ -49,7 +49,7 @@ function NotesList({ notes, queued, aboutRequest }: { notes: StaffNote[]; queued
   return (
     <Stack as="ul" gap="0" listStyleType="none" m="0" p="0" aria-label="Internal notes">
       {waiting.map((w) => (
-        <NoteItem key={w.command.id} body={w.body} meta={<QueuedMark command={w.command} />} />
+        <NoteItem key={w.command.commandId} body={w.body} meta={<QueuedMark command={w.command} />} />
       ))}
       {notes.map((note) => (
         <NoteItem

@@ -1,6 +1,6 @@
 import { useLiveQuery } from '../../../lib/use-live-query.ts';
 import { useReplica } from '../../../lib/replica.ts';
-import { type QueuedStaffWrite, readStaffCommand } from '../../../lib/staff-commands.ts';
+import { type QueuedStaffWrite, readStaffCommand } from '../../../lib/sync/commands/staff-kinds.ts';
 
 export type QueuedReply = Extract<QueuedStaffWrite, { kind: 'staffReply' }>;
 export type QueuedNote = Extract<QueuedStaffWrite, { kind: 'staffNote' }>;

@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { InitialFormFields } from '../../domain/schemas.ts';
-import { findTool } from '../../domain/tools.ts';
-import type { CommandBodies } from './command-kind.ts';
-import { commandKinds, queueContact, queueContactReply, queueInitialForm, queuePurchase, queueRefund } from './commands.ts';
-import { type CommandKind, type OutboxCommand, PortalDb } from './db.ts';
-import { withReplica } from './test-kit.ts';
-import { markNotificationsRead } from './notification-reads.ts';
+import type { InitialFormFields } from '../../../../domain/schemas.ts';
+import { findTool } from '../../../../domain/tools.ts';
+import type { CommandBodies } from './kind.ts';
+import { commandKinds, queueContact, queueContactReply, queueInitialForm, queuePurchase, queueRefund } from './kinds.ts';
+import { type CommandKind, type OutboxCommand, PortalDb } from '../../db.ts';
+import { withReplica } from '../../test-kit.ts';
+import { markNotificationsRead } from '../../notification-reads.ts';
 import { InvalidEditError, discardCommand, editCommand, readCommandBody } from './outbox-actions.ts';
-import { queueStaffNote, queueStaffReply, readStaffCommand } from './staff-commands.ts';
+import { queueStaffNote, queueStaffReply, readStaffCommand } from './staff-kinds.ts';
 
 const UID = 'u1';
 const form: InitialFormFields = { moneyLost: 100, lastFundsTransfer: Date.UTC(2026, 0, 1), fraudType: 'CRYPTO', fraudUrl: 'https://x.example', name: 'A' };
@@ -127,7 +127,7 @@ describe('outbox actions', () => {
     });
   });
 
-  const commandOf = async (id: string): Promise<OutboxCommand> => (await db.outbox.where('id').equals(id).first())!;
+  const commandOf = async (id: string): Promise<OutboxCommand> => (await db.outbox.where('commandId').equals(id).first())!;
 
   it.each(kinds)('Discard of a %s takes back what it showed', async (kind) => {
     const id = await cases[kind].queue(db);
@@ -159,7 +159,7 @@ describe('outbox actions', () => {
     const shownBefore = await cases[kind].shown(db, id);
     // The bad body is what an older app or a hand-made edit could produce: it bypasses the type on purpose.
     await expect(editCommand(db, before.seq!, kind, cases[kind].bad(body as never) as never)).rejects.toBeInstanceOf(InvalidEditError);
-    expect(await commandOf(id)).toMatchObject({ id, status: 'failed', json: before.json });
+    expect(await commandOf(id)).toMatchObject({ commandId: id, status: 'failed', json: before.json });
     expect(await cases[kind].shown(db, id)).toEqual(shownBefore);
   });
 
@@ -172,7 +172,7 @@ describe('outbox actions', () => {
     const after = (await db.outbox.get(before.seq!))!;
     expect(after).toMatchObject({ kind, status: 'pending', attempts: 0, nextAttemptAt: 0, target: before.target });
     expect(after.error).toBeUndefined();
-    expect(after.id).not.toBe(id);
+    expect(after.commandId).not.toBe(id);
     expect(readCommandBody(after)).toEqual(edited);
     expect(await cases[kind].shown(db, after.target.id)).toEqual(cases[kind].shownAfterEdit);
   });
@@ -193,7 +193,7 @@ describe('outbox actions', () => {
     const files = [{ field: 'relevantInformation', name: file.name, type: file.type, blob: file }];
     const stored = commandKinds.purchase.payload({ path: `/${webIntelligence.hrefBackend}` }, { values: webValues, files });
     expect(stored.json).toBeUndefined();
-    const command: OutboxCommand = { id: 'p1', kind: 'purchase', label: 'x', method: 'POST', path: `/${webIntelligence.hrefBackend}`, ...stored, status: 'failed', attempts: 1, nextAttemptAt: 0, createdAt: 0, target: { table: 'requests', id: 'p1' } };
+    const command: OutboxCommand = { commandId: 'p1', kind: 'purchase', label: 'x', method: 'POST', path: `/${webIntelligence.hrefBackend}`, ...stored, status: 'failed', attempts: 1, nextAttemptAt: 0, createdAt: 0, target: { table: 'requests', id: 'p1' } };
     const body = commandKinds.purchase.read(command)!;
     expect(body).toEqual({ values: webValues, files });
     expect(commandKinds.purchase.validate(command, { ...body, values: { ...body.values, amountLost: -1 } }).success).toBe(false);

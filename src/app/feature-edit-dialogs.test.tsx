@@ -4,12 +4,12 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findTool } from '../../domain/tools.ts';
 import { OutboxList } from '../features/offline/outbox-list.tsx';
-import { CommandEditorsContext } from '../lib/command-editors.ts';
-import { queueContact, queuePurchase } from '../lib/commands.ts';
+import { CommandEditorsContext } from '../lib/sync/commands/editor-context.ts';
+import { queueContact, queuePurchase } from '../lib/sync/commands/kinds.ts';
 import { PortalDb } from '../lib/db.ts';
 import { withReplica } from '../lib/test-kit.ts';
 import { ReplicaContext } from '../lib/replica.ts';
-import { commandEditors } from './command-editors.tsx';
+import { commandEditors } from './feature-edit-dialogs.tsx';
 
 const system = createSystem(defaultConfig);
 
@@ -28,7 +28,7 @@ describe("the outbox panel's Edit", () => {
 
   async function renderFailed(queue: () => Promise<string>) {
     const id = await queue();
-    const command = (await db.outbox.where('id').equals(id).first())!;
+    const command = (await db.outbox.where('commandId').equals(id).first())!;
     await db.outbox.update(command.seq!, { status: 'failed', error: 'Refused by the server' });
     render(
       <ChakraProvider value={system}>
@@ -53,12 +53,12 @@ describe("the outbox panel's Edit", () => {
     fireEvent.change(subject, { target: { value: '   ' } });
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Save and send' })));
     expect(within(dialog).getByText('Subject is required')).toBeTruthy();
-    expect(await db.outbox.get(seq)).toMatchObject({ id, status: 'failed', json: { contactRequest: { subject: 'Old subject', message: 'Please call me.' } } });
+    expect(await db.outbox.get(seq)).toMatchObject({ commandId: id, status: 'failed', json: { contactRequest: { subject: 'Old subject', message: 'Please call me.' } } });
 
     fireEvent.change(subject, { target: { value: 'New subject' } });
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Save and send' })));
     await waitFor(async () => expect(await db.outbox.get(seq)).toMatchObject({ status: 'pending', label: 'Message: New subject' }));
-    expect((await db.outbox.get(seq))?.id).not.toBe(id);
+    expect((await db.outbox.get(seq))?.commandId).not.toBe(id);
     expect((await db.contactRequests.get(id))?.subject).toBe('New subject');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Contact Us' })).toBeNull());
   });

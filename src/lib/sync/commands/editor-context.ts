@@ -1,10 +1,10 @@
 import { type ComponentType, createContext, useContext, useState } from 'react';
-import type { CommandBodies } from './command-kind.ts';
-import type { CommandKind, OutboxCommand } from './db.ts';
+import type { CommandBodies } from './kind.ts';
+import type { CommandKind, OutboxCommand } from '../../db.ts';
 
 /**
  * The outbox panel's Edit opens the form the user filled, from the feature that owns it. The panel cannot import
- * features, so the app gives it one editor per kind through this context (src/app/command-editors.tsx).
+ * features, so the app gives it one editor per kind through this context (src/app/feature-edit-dialogs.tsx).
  */
 export interface CommandEditorProps<K extends EditableKind> {
   command: OutboxCommand;

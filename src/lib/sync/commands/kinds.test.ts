@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { emptySyncPage } from '../../domain/sync.ts';
-import { findTool } from '../../domain/tools.ts';
-import { type OutboxCommand, PortalDb, commandTables } from './db.ts';
-import { localRequest, withReplica } from './test-kit.ts';
-import { commandKinds, queueContact, queueContactReply, queuePurchase, queueRefund } from './commands.ts';
-import { pull } from './sync/pull.ts';
+import { emptySyncPage } from '../../../../domain/sync.ts';
+import { findTool } from '../../../../domain/tools.ts';
+import { type OutboxCommand, PortalDb, commandTables } from '../../db.ts';
+import { localRequest, withReplica } from '../../test-kit.ts';
+import { commandKinds, queueContact, queueContactReply, queuePurchase, queueRefund } from './kinds.ts';
+import { pull } from '../pull.ts';
 
 describe('queued commands', () => {
   let db: PortalDb;
@@ -14,7 +14,7 @@ describe('queued commands', () => {
     const id = await queueContactReply(db, 'thread-1', 'Lost funds', 'Any news?');
     const [command] = await db.outbox.toArray();
     expect(command).toMatchObject({
-      id,
+      commandId: id,
       kind: 'contactReply',
       method: 'POST',
       path: '/contact/thread-1/replies',
@@ -42,7 +42,7 @@ describe('queued commands', () => {
   it('sends only the spec payload for a refund while its optimistic row waits for a decision', async () => {
     const body = { tool: 'TRACK_MASTER' as const, processId: 'req-1', refundRequestType: 'FULL' as const, reason: 'Not delivered' };
     const id = await queueRefund(db, body, 'Track Master');
-    expect((await db.outbox.get({ id }))?.json).toEqual({ refundRequest: body });
+    expect((await db.outbox.get({ commandId: id }))?.json).toEqual({ refundRequest: body });
     expect(await db.refunds.get(id)).toMatchObject({ ...body, status: 'requested', amount: null, note: null, decidedAt: null, pending: true });
   });
 });
@@ -59,7 +59,7 @@ describe('a late purchase answer', () => {
    */
   async function answerAfterPull(pulled: { status: string; updatedAt: string }, answer: { status: string; updatedAt: string }) {
     const id = await queuePurchase(db, findTool('track-master')!, { values: { fraudType: 'crypto', fraudUrl: 'https://x.example' }, files: [] });
-    const command = (await db.outbox.get({ id })) as OutboxCommand;
+    const command = (await db.outbox.get({ commandId: id })) as OutboxCommand;
     await pull(db, async () => ({ ...emptySyncPage('8'), requests: [serverRow(id, pulled.status, pulled.updatedAt)] }));
     const data = serverRow(id, answer.status, answer.updatedAt);
     await db.transaction('rw', commandTables(db), () => commandKinds.purchase.confirm(db, command, data));
@@ -84,7 +84,7 @@ describe('a late purchase answer', () => {
 
   it('keeps what only the pull carried (status history, attachment hashes) when the answer wins the tie', async () => {
     const id = await queuePurchase(db, findTool('track-master')!, { values: { fraudType: 'crypto', fraudUrl: 'https://x.example' }, files: [] });
-    const command = (await db.outbox.get({ id })) as OutboxCommand;
+    const command = (await db.outbox.get({ commandId: id })) as OutboxCommand;
     const at = '2026-03-01T10:00:00.000Z';
     const hashed = { id: 'f1', field: 'proof', name: 'p.pdf', size: 5, sha256: 'd'.repeat(64), uploadedAt: at };
     const statusHistory = [{ status: 'Pending', at }];

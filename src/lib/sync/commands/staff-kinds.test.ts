@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ClientFile, StaffThread } from '../../domain/staff.ts';
-import { commandKinds } from './commands.ts';
-import { PortalDb } from './db.ts';
-import { withReplica } from './test-kit.ts';
-import { type SenderDeps, sendNext } from './sync/sender.ts';
-import { queueStaffNote, queueStaffReply, readStaffCommand } from './staff-commands.ts';
+import type { ClientFile, StaffThread } from '../../../../domain/staff.ts';
+import { commandKinds } from './kinds.ts';
+import { PortalDb } from '../../db.ts';
+import { withReplica } from '../../test-kit.ts';
+import { type SenderDeps, sendNext } from '../sender.ts';
+import { queueStaffNote, queueStaffReply, readStaffCommand } from './staff-kinds.ts';
 
 const thread: StaffThread = {
   id: 't 1',

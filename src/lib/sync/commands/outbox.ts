@@ -1,6 +1,6 @@
-import type { CommandKindDef } from './command-kind.ts';
-import { commandTables, type OutboxCommand, type PortalDb } from './db.ts';
-import { requestBackgroundSync } from './pwa.ts';
+import type { CommandKindDef } from './kind.ts';
+import { commandTables, type OutboxCommand, type PortalDb } from '../../db.ts';
+import { requestBackgroundSync } from '../../pwa.ts';
 
 /**
  * The outbox: every write a user makes (purchase, refund, contact message, initial form, staff reply and note)

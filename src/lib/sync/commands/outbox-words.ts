@@ -1,4 +1,4 @@
-import type { OutboxCommand } from './db.ts';
+import type { OutboxCommand } from '../../db.ts';
 
 /**
  * What the outbox panel says about a command that is still on its way. A command that could not reach the

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { NotificationReadBody } from '../../domain/notification-reads.ts';
-import type { ContactBody, InitialFormBody, RefundBody, ReplyBody } from '../../domain/schemas.ts';
-import type { NoteBody } from '../../domain/staff.ts';
-import type { CommandKind, FormPayload, OutboxCommand, PortalDb } from './db.ts';
+import type { NotificationReadBody } from '../../../../domain/notification-reads.ts';
+import type { ContactBody, InitialFormBody, RefundBody, ReplyBody } from '../../../../domain/schemas.ts';
+import type { NoteBody } from '../../../../domain/staff.ts';
+import type { CommandKind, FormPayload, OutboxCommand, PortalDb } from '../../db.ts';
 
 /** What a purchase sends: the tool's values (numbers as numbers, dates as timestamps) and, for multipart tools, its files. */
 export interface PurchaseBody {
@@ -56,11 +56,11 @@ export interface CommandKindDef<Body> extends AnswerHandler {
 }
 
 /** What writing a command's optimistic row needs of it: the row is keyed by `target.id`; a reply's path names its thread. */
-export type ShownCommand = Pick<OutboxCommand, 'id' | 'path' | 'target'>;
+export type ShownCommand = Pick<OutboxCommand, 'commandId' | 'path' | 'target'>;
 
 export type CommandKinds = { [K in CommandKind]: CommandKindDef<CommandBodies[K]> };
 
-/** A reply's stored body, by shape only (see commands.ts): client and staff replies share ReplyBody. */
+/** A reply's stored body, by shape only (see kinds.ts): client and staff replies share ReplyBody. */
 export const StoredReply = z.object({ reply: z.object({ message: z.string() }) });
 
 const repliesPath = /^\/(?:staff\/threads|contact)\/([^/]+)\/replies$/;

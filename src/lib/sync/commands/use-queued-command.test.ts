@@ -1,13 +1,13 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { texts } from '../../domain/texts.ts';
-import { commandKinds, queueContact } from './commands.ts';
-import { type OutboxCommand, PortalDb } from './db.ts';
-import { withReplica } from './test-kit.ts';
-import { type SenderDeps, sendNext } from './sync/sender.ts';
-import { ReplicaContext } from './replica.ts';
-import { getUiState, removeMessage } from './ui-state.ts';
+import { texts } from '../../../../domain/texts.ts';
+import { commandKinds, queueContact } from './kinds.ts';
+import { type OutboxCommand, PortalDb } from '../../db.ts';
+import { withReplica } from '../../test-kit.ts';
+import { type SenderDeps, sendNext } from '../sender.ts';
+import { ReplicaContext } from '../../replica.ts';
+import { getUiState, removeMessage } from '../../ui-state.ts';
 import { type QueueOutcome, refusedText, useQueuedCommand } from './use-queued-command.ts';
 
 const said = () => getUiState().messages.map((m) => [m.message, m.severity]);

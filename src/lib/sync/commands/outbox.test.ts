@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type OutboxCommand, PortalDb } from './db.ts';
-import { withReplica } from './test-kit.ts';
-import { commandKinds } from './commands.ts';
+import { type OutboxCommand, PortalDb } from '../../db.ts';
+import { withReplica } from '../../test-kit.ts';
+import { commandKinds } from './kinds.ts';
 import { enqueue } from './outbox.ts';
 import { outboxWords } from './outbox-words.ts';
-import { backoff } from './sync/send-plan.ts';
-import { type SenderDeps, sendNext } from './sync/sender.ts';
+import { backoff } from '../send-plan.ts';
+import { type SenderDeps, sendNext } from '../sender.ts';
 
 const okSchema = z.object({ id: z.string(), subject: z.string(), message: z.string(), createdAt: z.string(), status: z.enum(['open', 'closed']).default('open') });
 
@@ -34,7 +34,7 @@ function makeDeps(responses: Array<Response | Error>, tokens: Array<string | nul
       return tokens.shift() ?? null;
     },
     async send(command: OutboxCommand, token: string) {
-      sent.push({ id: command.id, token });
+      sent.push({ id: command.commandId, token });
       const next = responses.shift();
       if (!next) throw new Error('no response scripted');
       if (next instanceof Error) throw next;
@@ -49,7 +49,7 @@ function makeDeps(responses: Array<Response | Error>, tokens: Array<string | nul
 async function queueContact(db: PortalDb, id: string, subject = 'Hello') {
   await enqueue(
     db,
-    { id, kind: 'contact', label: subject, method: 'POST', path: '/contact', json: { contactRequest: { subject, message: 'm' } }, target: { table: 'contactRequests', id } },
+    { commandId: id, kind: 'contact', label: subject, method: 'POST', path: '/contact', json: { contactRequest: { subject, message: 'm' } }, target: { table: 'contactRequests', id } },
     () => db.contactRequests.add({ id, subject, message: 'm', createdAt: new Date().toISOString(), status: 'open', pending: true, commandId: id }),
   );
 }
@@ -63,7 +63,7 @@ describe('outbox sender', () => {
     expect(await db.outbox.count()).toBe(1);
     expect((await db.contactRequests.get('cmd-00001'))?.pending).toBe(true);
     await expect(
-      enqueue(db, { id: 'cmd-00002', kind: 'contact', label: 'x', method: 'POST', path: '/contact', target: { table: 'contactRequests', id: 'cmd-00002' } }, async () => {
+      enqueue(db, { commandId: 'cmd-00002', kind: 'contact', label: 'x', method: 'POST', path: '/contact', target: { table: 'contactRequests', id: 'cmd-00002' } }, async () => {
         throw new Error('optimistic write failed');
       }),
     ).rejects.toThrow();
@@ -131,7 +131,7 @@ describe('outbox sender', () => {
     expect(await sendNext(db, deps)).toBe('failed');
     expect(await sendNext(db, deps)).toBe('sent');
     const [failed] = await db.outbox.toArray();
-    expect(failed).toMatchObject({ id: 'cmd-a', status: 'failed', error: 'contactRequest.subject: subject is required' });
+    expect(failed).toMatchObject({ commandId: 'cmd-a', status: 'failed', error: 'contactRequest.subject: subject is required' });
   });
 
   it('keeps a command the server did but this device could not save, with its key, and passes the error on', async () => {
@@ -143,7 +143,7 @@ describe('outbox sender', () => {
     await expect(sendNext(db, deps)).rejects.toThrow('a bug in the handler');
     // Not "failed": its Retry would send a new key and the server would do it a second time.
     const [kept] = await db.outbox.toArray();
-    expect(kept).toMatchObject({ id: 'cmd-a', status: 'pending', attempts: 1 });
+    expect(kept).toMatchObject({ commandId: 'cmd-a', status: 'pending', attempts: 1 });
     expect(kept.nextAttemptAt).toBeGreaterThan(1_000_000);
     expect((await db.contactRequests.get('cmd-a'))?.pending).toBe(true);
   });

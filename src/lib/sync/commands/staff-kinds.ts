@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ReplyBody } from '../../domain/schemas.ts';
-import { type ClientFile, NoteBody, StaffNote, StaffThread } from '../../domain/staff.ts';
-import { type CommandKindDef, type CommandKinds, StoredReply, threadIdOf } from './command-kind.ts';
-import type { OutboxCommand, PortalDb } from './db.ts';
+import { ReplyBody } from '../../../../domain/schemas.ts';
+import { type ClientFile, NoteBody, StaffNote, StaffThread } from '../../../../domain/staff.ts';
+import { type CommandKindDef, type CommandKinds, StoredReply, threadIdOf } from './kind.ts';
+import type { OutboxCommand, PortalDb } from '../../db.ts';
 import { queueCommand } from './outbox.ts';
 
 /**
@@ -30,7 +30,7 @@ const staffReply: CommandKindDef<ReplyBody> = {
 };
 
 const staffNote: CommandKindDef<NoteBody> = {
-  // By shape only, like every stored body (see commands.ts): what the server refused still opens in its form.
+  // By shape only, like every stored body (see kinds.ts): what the server refused still opens in its form.
   read: (command) => {
     const body = StoredNote.safeParse(command.json);
     return body.success ? body.data : null;
@@ -60,19 +60,19 @@ async function patchClientFile(db: PortalDb, command: OutboxCommand, change: (fi
 
 /** Queues a reply to a client's support thread; `clientUid` is whose file shows it. */
 export async function queueStaffReply(db: PortalDb, clientUid: string, threadId: string, subject: string, message: string): Promise<string> {
-  const id = crypto.randomUUID();
+  const commandId = crypto.randomUUID();
   const path = `/staff/threads/${encodeURIComponent(threadId)}/replies`;
-  const command = { id, kind: 'staffReply' as const, label: `Reply: ${subject}`, method: 'POST' as const, path, target: { table: 'staffClients' as const, id: clientUid } };
+  const command = { commandId, kind: 'staffReply' as const, label: `Reply: ${subject}`, method: 'POST' as const, path, target: { table: 'staffClients' as const, id: clientUid } };
   await queueCommand(db, staffReply, command, { reply: { message } });
-  return id;
+  return commandId;
 }
 
 /** Queues an internal note on a client or, with `requestId`, on one of their requests. */
 export async function queueStaffNote(db: PortalDb, clientUid: string, body: string, requestId?: string): Promise<string> {
-  const id = crypto.randomUUID();
-  const command = { id, kind: 'staffNote' as const, label: 'Internal note', method: 'POST' as const, path: '/staff/notes', target: { table: 'staffClients' as const, id: clientUid } };
+  const commandId = crypto.randomUUID();
+  const command = { commandId, kind: 'staffNote' as const, label: 'Internal note', method: 'POST' as const, path: '/staff/notes', target: { table: 'staffClients' as const, id: clientUid } };
   await queueCommand(db, staffNote, command, { clientUid, body, ...(requestId ? { requestId } : {}) });
-  return id;
+  return commandId;
 }
 
 /** A staff write still in the outbox, as its page shows it until it is sent. */

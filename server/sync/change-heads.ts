@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { changeHeads } from './db/schema.ts';
+import { changeHeads } from '../db/schema.ts';
 
 /** The scope of the rows every user's feed carries (general notifications, the business settings). */
 export const EVERYONE_SCOPE = '*';

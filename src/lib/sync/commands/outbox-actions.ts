@@ -1,6 +1,6 @@
-import type { CommandBodies, CommandKindDef } from './command-kind.ts';
-import { commandKinds } from './commands.ts';
-import { type CommandKind, commandTables, type OutboxCommand, type PortalDb } from './db.ts';
+import type { CommandBodies, CommandKindDef } from './kind.ts';
+import { commandKinds } from './kinds.ts';
+import { type CommandKind, commandTables, type OutboxCommand, type PortalDb } from '../../db.ts';
 import { queueChanged } from './outbox.ts';
 
 /** What the outbox panel offers on a command: Retry, Discard (a true undo) and Edit (failed ones). */
@@ -9,8 +9,8 @@ export async function retryCommand(db: PortalDb, seq: number): Promise<void> {
   const command = await db.outbox.get(seq);
   if (!command) return;
   // The server stored its refusal under the old key and would replay it: a failed command retries as a new request.
-  const id = command.status === 'failed' ? crypto.randomUUID() : command.id;
-  await db.outbox.update(seq, { id, status: 'pending', nextAttemptAt: 0, error: undefined });
+  const commandId = command.status === 'failed' ? crypto.randomUUID() : command.commandId;
+  await db.outbox.update(seq, { commandId, status: 'pending', nextAttemptAt: 0, error: undefined });
   queueChanged(db);
 }
 
@@ -53,5 +53,5 @@ async function rewrite<Body>(db: PortalDb, command: OutboxCommand, def: CommandK
   const body = checked.data;
   await def.show(db, command, body);
   const label = def.label?.(body) ?? command.label;
-  await db.outbox.update(command.seq!, { ...def.payload(command, body), label, id: crypto.randomUUID(), status: 'pending', nextAttemptAt: 0, error: undefined, attempts: 0 });
+  await db.outbox.update(command.seq!, { ...def.payload(command, body), label, commandId: crypto.randomUUID(), status: 'pending', nextAttemptAt: 0, error: undefined, attempts: 0 });
 }

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SyncPage } from '../domain/sync.ts';
+import { SyncPage } from '../../domain/sync.ts';
 import { feedHead, hasNewer } from './change-heads.ts';
-import { databaseBefore } from './db/stepwise-migrations.ts';
-import { businessSettings, contactReplies, contactRequests, deals, files, notificationReads, notifications, productRequests, refunds, staffNotes, staffWatches, trackingLinks, users } from './db/schema.ts';
-import { SYNCED_FILE_KINDS } from './routes/sync.ts';
-import { demoBusinessSettings } from './seed/seed-data.ts';
-import { backends, createTestApp, freshPostgresUrl, type TestApp, type TestUser } from './test-helper.ts';
-import { centsFromDollars } from '../domain/money.ts';
+import { databaseBefore } from '../db/stepwise-migrations.ts';
+import { businessSettings, contactReplies, contactRequests, deals, files, notificationReads, notifications, productRequests, refunds, staffNotes, staffWatches, trackingLinks, users } from '../db/schema.ts';
+import { SYNCED_FILE_KINDS } from './feed-sources.ts';
+import { demoBusinessSettings } from '../seed/seed-data.ts';
+import { backends, createTestApp, freshPostgresUrl, type TestApp, type TestUser } from '../test-helper.ts';
+import { centsFromDollars } from '../../domain/money.ts';
 
 const TOOL = 'TRACK_MASTER';
 

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
-import type { ProductRequest } from '../domain/schemas.ts';
-import type { Db } from './db/client.ts';
-import { requestExtras } from './request-extras.ts';
-import { type ClientRequestRow, toRequest } from './serialize.ts';
+import type { ProductRequest } from '../../domain/schemas.ts';
+import type { Db } from '../db/client.ts';
+import { requestExtras } from '../serialize/request-extras.ts';
+import { type ClientRequestRow, toRequest } from '../serialize/rows.ts';
 
 /**
- * to_char's form of Date's toISOString (milliseconds, both cut rather than rounded), so isoTime (server/iso-time.ts)
+ * to_char's form of Date's toISOString (milliseconds, both cut rather than rounded), so isoTime (server/platform/iso-time.ts)
  * keeps the times as they come instead of parsing 20,000 of them a page.
  */
 const ISO_UTC = sql.raw(`'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`);
@@ -27,10 +27,10 @@ export async function syncRequests(db: Db, uid: string, cursor: string, upper: s
     WHERE user_id = ${uid} AND seq > ${cursor}::bigint AND seq <= ${upper}::bigint
   `);
   const [{ page }] = (result as unknown as { rows: { page: string }[] }).rows;
-  // Positional, in the order selected above. The route sends them unchecked (routes/sync.ts, serializeSyncPage); the client
+  // Positional, in the order selected above. The route sends them unchecked (server/routes/sync.ts, serializeSyncPage); the client
   // checks every row with zod before its replica takes it.
   const rows = (JSON.parse(page) as RowColumns[]).map(
-    ([id, productRequestType, refNo, createdAt, status, contractSigned, totalCents, paidCents, requestDetails, attachments, updatedAt, rejectionReason, clientKey]): ClientRequestRow => ({
+    ([id, productRequestType, refNo, createdAt, status, contractSigned, totalCents, paidCents, requestDetails, attachments, updatedAt, rejectionReason, commandId]): ClientRequestRow => ({
       id,
       productRequestType,
       refNo,
@@ -43,7 +43,7 @@ export async function syncRequests(db: Db, uid: string, cursor: string, upper: s
       attachments,
       updatedAt,
       rejectionReason,
-      clientKey,
+      commandId,
     }),
   );
   // Their status history and attachment hashes: two more queries, only for a page with requests.
@@ -52,4 +52,4 @@ export async function syncRequests(db: Db, uid: string, cursor: string, upper: s
 }
 
 type C = ClientRequestRow;
-type RowColumns = [C['id'], C['productRequestType'], C['refNo'], C['createdAt'], C['status'], C['contractSigned'], C['totalCents'], C['paidCents'], C['requestDetails'], C['attachments'], C['updatedAt'], C['rejectionReason'], C['clientKey']];
+type RowColumns = [C['id'], C['productRequestType'], C['refNo'], C['createdAt'], C['status'], C['contractSigned'], C['totalCents'], C['paidCents'], C['requestDetails'], C['attachments'], C['updatedAt'], C['rejectionReason'], C['commandId']];

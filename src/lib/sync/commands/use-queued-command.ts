@@ -1,10 +1,10 @@
 import { liveQuery } from 'dexie';
 import { useCallback } from 'react';
-import { texts } from '../../domain/texts.ts';
-import type { OutboxCommand, PortalDb } from './db.ts';
-import { useReplica } from './replica.ts';
-import { showMessage } from './ui-state.ts';
-import { useOneAtATime } from './use-one-at-a-time.ts';
+import { texts } from '../../../../domain/texts.ts';
+import type { OutboxCommand, PortalDb } from '../../db.ts';
+import { useReplica } from '../../replica.ts';
+import { showMessage } from '../../ui-state.ts';
+import { useOneAtATime } from '../../use-one-at-a-time.ts';
 
 /**
  * What became of a command: the server took it ('sent'), it waits safely on the device ('queued'), or the
@@ -51,7 +51,7 @@ type Progress = Settled | { outcome: 'on its way' };
  * of it (the sender is FIFO), means no answer is coming soon: it is queued, and waiting on would only spin.
  */
 async function progressOf(db: PortalDb, id: string): Promise<Progress> {
-  const command = await db.outbox.where('id').equals(id).first();
+  const command = await db.outbox.where('commandId').equals(id).first();
   if (!command) return { outcome: 'sent' };
   if (command.status === 'failed') return { outcome: 'failed', error: command.error };
   const now = Date.now();

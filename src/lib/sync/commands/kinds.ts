@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { ContactBody, ContactReply, ContactRequest, InitialFormBody, InitialFormFields, ProductRequest, Profile, RefundBody, RefundRequest, ReplyBody } from '../../domain/schemas.ts';
-import { type ToolDefinition, detailKey, tools } from '../../domain/tools.ts';
-import { FraudType, RefundType } from '../../domain/enums.ts';
-import { toolSubmissionSchema } from '../../domain/tool-schemas.ts';
-import { type CommandKindDef, type CommandKinds, type PurchaseBody, StoredReply, threadIdOf } from './command-kind.ts';
-import type { LocalRequest, OutboxCommand, PortalDb } from './db.ts';
-import { notificationsRead } from './notification-reads.ts';
+import { ContactBody, ContactReply, ContactRequest, InitialFormBody, InitialFormFields, ProductRequest, Profile, RefundBody, RefundRequest, ReplyBody } from '../../../../domain/schemas.ts';
+import { type ToolDefinition, detailKey, tools } from '../../../../domain/tools.ts';
+import { FraudType, RefundType } from '../../../../domain/enums.ts';
+import { toolSubmissionSchema } from '../../../../domain/tool-schemas.ts';
+import { type CommandKindDef, type CommandKinds, type PurchaseBody, type ShownCommand, StoredReply, threadIdOf } from './kind.ts';
+import type { LocalRequest, OutboxCommand, PortalDb, ReplicaRow } from '../../db.ts';
+import type { SyncPage } from '../../../../domain/sync.ts';
+import { notificationsRead } from '../../notification-reads.ts';
 import { queueCommand } from './outbox.ts';
-import { staffCommandKinds } from './staff-commands.ts';
+import { staffCommandKinds } from './staff-kinds.ts';
 
 /** A body read back from Dexie: what does not parse is null (an unreadable command). */
 function parsed<T>(result: z.ZodSafeParseResult<T>): T | null {
@@ -110,7 +111,7 @@ const purchase: CommandKindDef<PurchaseBody> = {
 };
 
 /**
- * The purchase's answer lacks what only the feed carries (status history, attachment hashes: server/request-extras.ts).
+ * The purchase's answer lacks what only the feed carries (status history, attachment hashes: server/serialize/request-extras.ts).
  * When a pull got there first, its facts stay on the row instead of vanishing until the request next changes.
  */
 export function withFeedFacts(answer: ProductRequest, known: LocalRequest | undefined): ProductRequest {
@@ -134,73 +135,86 @@ function isStrictlyLater(known: string, answer: string): boolean {
 
 // ---- refund, contact message, reply: a new row each, keyed by the first command's id ----
 
-const refund: CommandKindDef<RefundBody> = {
-  read: (command) => parsed(StoredRefund.safeParse(command.json)),
+/** The tables whose row a command adds: one row per command, keyed by the first command's id (target.id). */
+type NewRowList = 'refunds' | 'contactRequests' | 'contactReplies';
+
+/**
+ * A command that adds one row: the optimistic row is the server's fresh row (`fresh`) with the body's fields on
+ * it, Discard deletes it, and the server's answer replaces it. One shape for the refund, the contact message and
+ * the reply; what differs is their table, their schemas, their lane and the fresh row.
+ */
+function newRowKind<Body, List extends NewRowList>(kind: {
+  list: List;
+  /** The stored body, checked by shape (see above). */
+  stored: z.ZodType<Body>;
+  /** The feature's schema, applied in full to an edited body. */
+  body: z.ZodType<Body>;
+  answer: z.ZodType<SyncPage[List][number]>;
+  lane?: CommandKindDef<Body>['lane'];
+  label?: CommandKindDef<Body>['label'];
+  /** The row as the server starts it, marked pending, without the body's fields: what the screens show before the answer. */
+  fresh(command: ShownCommand): Partial<ReplicaRow<List>>;
+  /** The body's fields on the row: with `fresh`, the whole row. */
+  fields(body: Body): Partial<ReplicaRow<List>>;
+}): CommandKindDef<Body> {
+  // The list's table (PortalDb's property of the same name, typed by SyncedTables).
+  const table = (db: PortalDb) => db.table<ReplicaRow<List>, string>(kind.list);
+  return {
+    read: (command) => parsed(kind.stored.safeParse(command.json)),
+    lane: kind.lane,
+    label: kind.label,
+    validate: (_command, body) => kind.body.safeParse(body),
+    payload: (_command, body) => ({ json: body }),
+    async show(db, command, body) {
+      const row = (await table(db).get(command.target.id)) ?? kind.fresh(command);
+      await table(db).put({ ...row, ...kind.fields(body) } as ReplicaRow<List>);
+    },
+    revert: async (db, command) => table(db).delete(command.target.id),
+    answer: kind.answer,
+    async confirm(db, command, data) {
+      const answer = kind.answer.parse(data);
+      await table(db).delete(command.target.id);
+      await table(db).put(answer as ReplicaRow<List>);
+    },
+  };
+}
+
+const refund = newRowKind({
+  list: 'refunds',
+  stored: StoredRefund,
+  body: RefundBody,
+  answer: RefundRequest,
   // Behind whatever else is queued for its request (the purchase that made it, another refund of it), as the server allows one undecided refund a request.
   lane: (command) => `requests:${parsed(StoredRefund.safeParse(command.json))?.refundRequest.processId ?? command.target.id}`,
-  validate: (_command, body) => RefundBody.safeParse(body),
-  payload: (_command, body) => ({ json: body }),
-  async show(db, { target }, { refundRequest }) {
-    // What a fresh refund has on the server (no decision yet), so the request's row reads "Refund requested" at once.
-    const row = (await db.refunds.get(target.id)) ?? { id: target.id, createdAt: now(), status: 'requested' as const, amount: null, note: null, decidedAt: null, pending: true, commandId: target.id };
-    await db.refunds.put({ ...row, ...refundRequest });
-  },
-  revert: async (db, command) => db.refunds.delete(command.target.id),
-  answer: RefundRequest,
-  async confirm(db, command, data) {
-    const answer = RefundRequest.parse(data);
-    await db.refunds.delete(command.target.id);
-    await db.refunds.put(answer);
-  },
-};
+  // What a fresh refund has on the server (no decision yet), so the request's row reads "Refund requested" at once.
+  fresh: ({ target }) => ({ id: target.id, createdAt: now(), status: 'requested' as const, amount: null, note: null, decidedAt: null, pending: true, commandId: target.id }),
+  fields: ({ refundRequest }) => refundRequest,
+});
 
-const contact: CommandKindDef<ContactBody> = {
-  read: (command) => parsed(StoredContact.safeParse(command.json)),
-  validate: (_command, body) => ContactBody.safeParse(body),
-  payload: (_command, body) => ({ json: body }),
-  label: (body) => `Message: ${body.contactRequest.subject}`,
-  async show(db, { target }, { contactRequest }) {
-    const row = (await db.contactRequests.get(target.id)) ?? { id: target.id, createdAt: now(), status: 'open' as const, pending: true, commandId: target.id };
-    await db.contactRequests.put({ ...row, ...contactRequest });
-  },
-  revert: async (db, command) => db.contactRequests.delete(command.target.id),
+const contact = newRowKind({
+  list: 'contactRequests',
+  stored: StoredContact,
+  body: ContactBody,
   answer: ContactRequest,
-  async confirm(db, command, data) {
-    const answer = ContactRequest.parse(data);
-    await db.contactRequests.delete(command.target.id);
-    await db.contactRequests.put(answer);
-  },
-};
+  label: (body) => `Message: ${body.contactRequest.subject}`,
+  fresh: ({ target }) => ({ id: target.id, createdAt: now(), status: 'open' as const, pending: true, commandId: target.id }),
+  fields: ({ contactRequest }) => contactRequest,
+});
 
 /**
  * A reply in a support thread. The server reopens a closed thread when the reply arrives; the thread's status
  * comes back through the sync, so it is not changed here.
  */
-const contactReply: CommandKindDef<ReplyBody> = {
-  read: (command) => parsed(StoredReply.safeParse(command.json)),
+const contactReply = newRowKind({
+  list: 'contactReplies',
+  stored: StoredReply,
+  body: ReplyBody,
+  answer: ContactReply,
   // A thread's replies arrive in the order they were written (each has its own row, its target).
   lane: (command) => `contactRequests:${threadIdOf(command) ?? command.target.id}`,
-  validate: (_command, body) => ReplyBody.safeParse(body),
-  payload: (_command, body) => ({ json: body }),
-  async show(db, command, { reply }) {
-    const row = (await db.contactReplies.get(command.target.id)) ?? {
-      id: command.target.id,
-      threadId: threadIdOf(command) ?? '',
-      author: 'client' as const,
-      createdAt: now(),
-      pending: true,
-      commandId: command.target.id,
-    };
-    await db.contactReplies.put({ ...row, message: reply.message });
-  },
-  revert: async (db, command) => db.contactReplies.delete(command.target.id),
-  answer: ContactReply,
-  async confirm(db, command, data) {
-    const answer = ContactReply.parse(data);
-    await db.contactReplies.delete(command.target.id);
-    await db.contactReplies.put(answer);
-  },
-};
+  fresh: (command) => ({ id: command.target.id, threadId: threadIdOf(command) ?? '', author: 'client' as const, createdAt: now(), pending: true, commandId: command.target.id }),
+  fields: ({ reply }) => ({ message: reply.message }),
+});
 
 // ---- the initial form: it changes the profile, so Discard puts back what it said before ----
 
@@ -235,43 +249,43 @@ export type PurchaseValues = Record<string, string | number | undefined>;
 
 /** Queues a purchase (the form's values, as toPurchaseBody makes them); its optimistic row shows at once as Pending, badged until sent. */
 export async function queuePurchase(db: PortalDb, tool: ToolDefinition, body: PurchaseBody): Promise<string> {
-  const id = crypto.randomUUID();
-  const command = { id, kind: 'purchase' as const, label: `${tool.header} request`, method: 'POST' as const, path: `/${tool.hrefBackend}`, target: { table: 'requests' as const, id } };
+  const commandId = crypto.randomUUID();
+  const command = { commandId, kind: 'purchase' as const, label: `${tool.header} request`, method: 'POST' as const, path: `/${tool.hrefBackend}`, target: { table: 'requests' as const, id: commandId } };
   await queueCommand(db, purchase, command, body);
-  return id;
+  return commandId;
 }
 
 /** Queues a refund request; the body is exactly the spec's payload. */
 export async function queueRefund(db: PortalDb, refundRequest: RefundBody['refundRequest'], toolName: string): Promise<string> {
-  const id = crypto.randomUUID();
-  const command = { id, kind: 'refund' as const, label: `Refund for ${toolName}`, method: 'POST' as const, path: '/refund', target: { table: 'refunds' as const, id } };
+  const commandId = crypto.randomUUID();
+  const command = { commandId, kind: 'refund' as const, label: `Refund for ${toolName}`, method: 'POST' as const, path: '/refund', target: { table: 'refunds' as const, id: commandId } };
   await queueCommand(db, refund, command, { refundRequest });
-  return id;
+  return commandId;
 }
 
 export async function queueContact(db: PortalDb, subject: string, message: string): Promise<string> {
-  const id = crypto.randomUUID();
+  const commandId = crypto.randomUUID();
   const body = { contactRequest: { subject, message } };
-  const command = { id, kind: 'contact' as const, label: contact.label!(body), method: 'POST' as const, path: '/contact', target: { table: 'contactRequests' as const, id } };
+  const command = { commandId, kind: 'contact' as const, label: contact.label!(body), method: 'POST' as const, path: '/contact', target: { table: 'contactRequests' as const, id: commandId } };
   await queueCommand(db, contact, command, body);
-  return id;
+  return commandId;
 }
 
 /** Queues a reply in a support thread (`threadId` is the server's id of the contact request); it shows at once, badged until sent. */
 export async function queueContactReply(db: PortalDb, threadId: string, subject: string, message: string): Promise<string> {
-  const id = crypto.randomUUID();
+  const commandId = crypto.randomUUID();
   const path = `/contact/${encodeURIComponent(threadId)}/replies`;
-  const command = { id, kind: 'contactReply' as const, label: `Reply: ${subject}`, method: 'POST' as const, path, target: { table: 'contactReplies' as const, id } };
+  const command = { commandId, kind: 'contactReply' as const, label: `Reply: ${subject}`, method: 'POST' as const, path, target: { table: 'contactReplies' as const, id: commandId } };
   await queueCommand(db, contactReply, command, { reply: { message } });
-  return id;
+  return commandId;
 }
 
 export async function queueInitialForm(db: PortalDb, uid: string, form: InitialFormFields): Promise<string> {
-  const id = crypto.randomUUID();
+  const commandId = crypto.randomUUID();
   // What the profile said before, read when the command is written: Discard puts it back.
   const before = await db.profile.get(uid);
   const revert = { filledInitialForm: before?.filledInitialForm ?? false, initialForm: before?.initialForm ?? null };
-  const command = { id, kind: 'initialForm' as const, label: 'Initial form', method: 'PUT' as const, path: '/user/initial-form', target: { table: 'profile' as const, id: uid }, revert };
+  const command = { commandId, kind: 'initialForm' as const, label: 'Initial form', method: 'PUT' as const, path: '/user/initial-form', target: { table: 'profile' as const, id: uid }, revert };
   await queueCommand(db, initialForm, command, { initialForm: form });
-  return id;
+  return commandId;
 }
