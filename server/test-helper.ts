@@ -134,27 +134,34 @@ export async function uploadText(t: TestApp, user: TestUser, key: string, text: 
   });
 }
 
+/**
+ * A new account in the Auth emulator and an ID token for it. The token is a sign-in's, never the sign-up's own: the
+ * emulator dates a sign-up's token (auth_time) from the moment the call starts and the account's "valid since" from
+ * a moment later, after hashing the password, so when a second begins in between, the sign-up's token reads as
+ * revoked and the server rightly refuses it (401). A sign-in dates its token after the account's "valid since".
+ */
 export async function signUp(emulatorHost: string, email: string, password: string): Promise<{ idToken: string; localId: string }> {
-  const call = (method: 'signUp' | 'signInWithPassword') =>
-    fetch(`http://${emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=fake-api-key`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password, returnSecureToken: true }),
-    });
-  let res: Response | undefined;
-  for (let attempt = 1; !res; attempt++) {
-    try {
-      res = await call('signUp');
-    } catch (err) {
-      // On a loaded machine the emulator may close a kept-alive connection just as it is reused
-      // ("other side closed"): the call never arrived, so it is sent again on a new connection.
-      if (attempt >= 3 || !isDroppedConnection(err)) throw err;
+  const call = async (method: 'signUp' | 'signInWithPassword') => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fetch(`http://${emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=fake-api-key`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password, returnSecureToken: true }),
+        });
+      } catch (err) {
+        // On a loaded machine the emulator may close a kept-alive connection just as it is reused
+        // ("other side closed"): the call never arrived, so it is sent again on a new connection.
+        if (attempt >= 3 || !isDroppedConnection(err)) throw err;
+      }
     }
-  }
-  // A retried sign-up whose first attempt did arrive finds the account made: sign in to it instead.
-  if (!res.ok && (await res.clone().text()).includes('EMAIL_EXISTS')) res = await call('signInWithPassword');
-  if (!res.ok) throw new Error(`emulator sign-up failed: ${res.status} ${await res.text()}`);
-  return (await res.json()) as { idToken: string; localId: string };
+  };
+  const made = await call('signUp');
+  // A retried sign-up whose first attempt did arrive finds the account made: the sign-in below is all it needs.
+  if (!made.ok && !(await made.clone().text()).includes('EMAIL_EXISTS')) throw new Error(`emulator sign-up failed: ${made.status} ${await made.text()}`);
+  const signedIn = await call('signInWithPassword');
+  if (!signedIn.ok) throw new Error(`emulator sign-in failed: ${signedIn.status} ${await signedIn.text()}`);
+  return (await signedIn.json()) as { idToken: string; localId: string };
 }
 
 function isDroppedConnection(err: unknown): boolean {

@@ -490,7 +490,8 @@ export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
     userId: text('user_id').notNull(),
-    key: text('key').notNull(),
+    // The command id a client sent as Idempotency-Key (the column keeps its first name).
+    commandId: text('key').notNull(),
     method: text('method').notNull(),
     path: text('path').notNull(),
     bodyHash: text('body_hash').notNull(),
@@ -499,7 +500,7 @@ export const idempotencyKeys = pgTable(
     responseBody: jsonb('response_body'),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_created').on(t.createdAt)],
+  (t) => [primaryKey({ columns: [t.userId, t.commandId] }), index('idempotency_created').on(t.createdAt)],
 );
 
 /**

@@ -76,7 +76,7 @@ export const faultsPlugin = fp(
     app.addHook('onSend', async (request, _reply, payload) => {
       if (!request.crashAfterCommit) return payload;
       injected.crashAfterCommit++;
-      request.idempotencyClaim = null;
+      request.commandClaim = null;
       cutConnection(request);
       return payload;
     });

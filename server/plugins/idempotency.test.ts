@@ -94,7 +94,7 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
   const rowsWithSubject = async (subject: string) =>
     (await t.services.db.select().from(contactRequests).where(eq(contactRequests.subject, subject))).length;
   const claimOf = async (user: TestUser, key: string) =>
-    (await t.services.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key))))[0];
+    (await t.services.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.commandId, key))))[0];
 
   it('same key, same body: the first answer is replayed and nothing new is stored', async () => {
     const key = randomUUID();
@@ -184,7 +184,7 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     await t.services.db
       .update(idempotencyKeys)
       .set({ state: 'running', responseStatus: null, responseBody: null, createdAt: sql`now()` })
-      .where(and(eq(idempotencyKeys.userId, alice.uid), eq(idempotencyKeys.key, key)));
+      .where(and(eq(idempotencyKeys.userId, alice.uid), eq(idempotencyKeys.commandId, key)));
     const res = await post(alice, key, contact(subject));
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ error: { code: 'IDEMPOTENCY_IN_PROGRESS', message: expect.any(String) } });
@@ -201,7 +201,7 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     await t.services.db
       .update(idempotencyKeys)
       .set({ state: 'running', responseStatus: null, responseBody: null, createdAt: sql`now() - interval '10 minutes'` })
-      .where(and(eq(idempotencyKeys.userId, alice.uid), eq(idempotencyKeys.key, key)));
+      .where(and(eq(idempotencyKeys.userId, alice.uid), eq(idempotencyKeys.commandId, key)));
     const res = await post(alice, key, contact(subject));
     expect(res.statusCode).toBe(201);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
@@ -228,7 +228,7 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
       t.services.db
         .update(idempotencyKeys)
         .set({ state: 'running', responseStatus: null, responseBody: null, createdAt: sql`now() - interval '3 minutes'` })
-        .where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key)));
+        .where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.commandId, key)));
 
     async function expectRerunAnswersFirst(send: (key: string) => Promise<{ statusCode: number; json(): { data: { id: string } }; headers: Record<string, unknown> }>) {
       const key = randomUUID();
@@ -411,7 +411,7 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     const key = randomUUID();
     const res = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { 'idempotency-key': key }, payload: contact() });
     expect(res.statusCode).toBe(401);
-    expect((await t.services.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).length).toBe(0);
+    expect((await t.services.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.commandId, key))).length).toBe(0);
   });
 
   it(`keys are kept ${KEY_TTL_DAYS} days: pruning deletes older ones and keeps younger ones`, async () => {
@@ -420,9 +420,9 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     const young = `young-${randomUUID()}`;
     const fresh = `fresh-${randomUUID()}`;
     await t.services.db.insert(idempotencyKeys).values([
-      { ...base, key: old, createdAt: sql`now() - interval '31 days'` as unknown as string },
-      { ...base, key: young, createdAt: sql`now() - interval '29 days'` as unknown as string },
-      { ...base, key: fresh },
+      { ...base, commandId: old, createdAt: sql`now() - interval '31 days'` as unknown as string },
+      { ...base, commandId: young, createdAt: sql`now() - interval '29 days'` as unknown as string },
+      { ...base, commandId: fresh },
     ]);
     await pruneIdempotencyKeys(t.services.db);
     expect(await claimOf(alice, old)).toBeUndefined();
@@ -437,7 +437,7 @@ describe.each(backends())('Idempotency-Key (%s)', (backend) => {
     await t.services.db
       .update(idempotencyKeys)
       .set({ createdAt: sql`now() - interval '29 days'` })
-      .where(and(eq(idempotencyKeys.userId, alice.uid), eq(idempotencyKeys.key, key)));
+      .where(and(eq(idempotencyKeys.userId, alice.uid), eq(idempotencyKeys.commandId, key)));
     await pruneIdempotencyKeys(t.services.db);
     const again = await post(alice, key, contact(subject));
     expect(again.headers['idempotent-replayed']).toBe('true');
@@ -483,7 +483,7 @@ describe.each(backends())('Idempotency-Key: a crash after commit (%s)', (backend
     await t.services.db
       .update(idempotencyKeys)
       .set({ createdAt: sql`now() - interval '3 minutes'` })
-      .where(and(eq(idempotencyKeys.userId, dave.uid), eq(idempotencyKeys.key, key)));
+      .where(and(eq(idempotencyKeys.userId, dave.uid), eq(idempotencyKeys.commandId, key)));
     const before = await commands.stored();
     const retry = await send(key);
     expect(retry.statusCode, JSON.stringify(retry.json())).toBe(201);
@@ -526,12 +526,12 @@ describe.each(backends())('Idempotency-Key: a crash after commit (%s)', (backend
       }
       expect(crashed.statusCode, crashed.body).toBeLessThan(300);
       // Nothing ran after the handler, yet the claim holds the answer: it committed with the change.
-      const claim = (await t.services.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key))))[0];
+      const claim = (await t.services.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.commandId, key))))[0];
       expect(claim).toMatchObject({ state: 'done', responseStatus: crashed.statusCode, responseBody: crashed.json() });
       await t.services.db
         .update(idempotencyKeys)
         .set({ createdAt: sql`now() - interval '3 minutes'` })
-        .where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key)));
+        .where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.commandId, key)));
       const before = table ? await rowCount(table) : 0;
       const retry = await sendIt();
       expect(retry.headers['idempotent-replayed']).toBe('true');
@@ -561,7 +561,7 @@ describe.each(backends())('Idempotency-Key: a crash after commit (%s)', (backend
     await t.services.db
       .update(idempotencyKeys)
       .set({ createdAt: sql`now() - interval '3 minutes'` })
-      .where(and(eq(idempotencyKeys.userId, dave.uid), eq(idempotencyKeys.key, key)));
+      .where(and(eq(idempotencyKeys.userId, dave.uid), eq(idempotencyKeys.commandId, key)));
     const retry = await commands.upload(key);
     expect(retry.statusCode, retry.body).toBe(201);
     expect(retry.json().data.files.map((f: { id: string }) => f.id).sort()).toEqual(firstRows.map((r) => r.id).sort());
@@ -599,7 +599,7 @@ describe('Idempotency-Key: answers the outbox retries are not replayed', () => {
     expect(expire.statusCode).toBe(200);
     const rejected = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { ...u.headers, 'idempotency-key': key }, payload: contact(subject) });
     expect(rejected.statusCode).toBe(401);
-    expect((await t.services.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).length).toBe(0);
+    expect((await t.services.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.commandId, key))).length).toBe(0);
 
     // Token issue times are in whole seconds: a fresh one must be issued after the cut-off second.
     await new Promise((r) => setTimeout(r, 1100));

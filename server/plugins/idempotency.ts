@@ -14,23 +14,24 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyClaim: { userId: string; key: string; settledStatus?: number } | null;
+    /** The command id (the Idempotency-Key header) this request holds for its user while it runs. */
+    commandClaim: { userId: string; commandId: string; settledStatus?: number } | null;
   }
 }
 
 /**
  * Same user, same Idempotency-Key: same request (method, path with its parameters, body) replays the
  * stored first answer (nothing new is stored), a different one is 422, and a first attempt still
- * running is 409. The claim is one INSERT … ON CONFLICT DO NOTHING on (user, key), so concurrent
+ * running is 409. The claim is one INSERT … ON CONFLICT DO NOTHING on (user, command id), so concurrent
  * replays cannot both run. Every write route settles the claim inside the transaction of its change
  * (settleInTransaction), so a crash leaves both or neither; onSend settles answers that commit nothing
- * (a refusal, an error) and frees the key after a retryable one.
+ * (a refusal, an error) and frees the command id after a retryable one.
  * Its hooks sit on the root, so they wrap every route; a request without a checked token has no
  * user and passes through.
  */
 export const idempotencyPlugin = fp(
   async (app) => {
-    app.decorateRequest('idempotencyClaim', null);
+    app.decorateRequest('commandClaim', null);
     app.addHook('preHandler', async (request, reply) => claimOrReplay(app.db, request, reply));
     app.addHook('onSend', async (request, reply, payload) => {
       await settleClaim(app.db, request, reply.statusCode, payload);
@@ -41,9 +42,9 @@ export const idempotencyPlugin = fp(
 );
 
 async function claimOrReplay(db: Db, request: FastifyRequest, reply: FastifyReply) {
-  const key = request.headers['idempotency-key'];
-  if (!MUTATING.has(request.method) || key === undefined || !request.userOrNull) return;
-  if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+  const commandId = request.headers['idempotency-key'];
+  if (!MUTATING.has(request.method) || commandId === undefined || !request.userOrNull) return;
+  if (typeof commandId !== 'string' || !KEY_PATTERN.test(commandId)) {
     throw new HttpError(400, 'BAD_IDEMPOTENCY_KEY', 'Idempotency-Key must be 8 to 128 letters, digits, - or _');
   }
   const userId = request.userOrNull.uid;
@@ -51,19 +52,19 @@ async function claimOrReplay(db: Db, request: FastifyRequest, reply: FastifyRepl
   const bodyHash = hashRequest(request, path);
   const claimed = await db
     .insert(idempotencyKeys)
-    .values({ userId, key, method: request.method, path, bodyHash, state: 'running' })
+    .values({ userId, commandId, method: request.method, path, bodyHash, state: 'running' })
     .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
+    .returning({ commandId: idempotencyKeys.commandId });
   if (claimed.length === 1) {
-    request.idempotencyClaim = { userId, key };
+    request.commandClaim = { userId, commandId };
     return;
   }
-  const [existing] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+  const [existing] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.commandId, commandId)));
   if (!existing) throw new HttpError(409, 'IDEMPOTENCY_RETRY', 'Please retry this request');
   if (existing.bodyHash !== bodyHash || existing.method !== request.method || existing.path !== path) throw keyReused();
   if (existing.state === 'running') {
-    await takeOverStaleClaim(db, userId, key, existing.createdAt);
-    request.idempotencyClaim = { userId, key };
+    await takeOverStaleClaim(db, userId, commandId, existing.createdAt);
+    request.commandClaim = { userId, commandId };
     return;
   }
   reply.header('idempotent-replayed', 'true');
@@ -71,28 +72,28 @@ async function claimOrReplay(db: Db, request: FastifyRequest, reply: FastifyRepl
 }
 
 /** A running claim younger than STALE_CLAIM_MS is 409; an older one belongs to a crashed attempt and is taken over. */
-async function takeOverStaleClaim(db: Db, userId: string, key: string, createdAt: string) {
+async function takeOverStaleClaim(db: Db, userId: string, commandId: string, createdAt: string) {
   const inProgress = () => new HttpError(409, 'IDEMPOTENCY_IN_PROGRESS', 'The first request with this Idempotency-Key is still being processed');
   if (Date.now() - Date.parse(createdAt) < STALE_CLAIM_MS) throw inProgress();
   const retaken = await db
     .update(idempotencyKeys)
     .set({ createdAt: sql`now()` })
-    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.createdAt, createdAt)))
-    .returning({ key: idempotencyKeys.key });
+    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.commandId, commandId), eq(idempotencyKeys.createdAt, createdAt)))
+    .returning({ commandId: idempotencyKeys.commandId });
   if (retaken.length !== 1) throw inProgress();
 }
 
 async function settleClaim(db: Db, request: FastifyRequest, status: number, payload: unknown) {
-  const claim = request.idempotencyClaim;
+  const claim = request.commandClaim;
   if (!claim) return;
-  request.idempotencyClaim = null;
+  request.commandClaim = null;
   // The handler's transaction stored this very answer: the claim is done, and the UPDATE below would change
   // nothing. Any other answer (the transaction failed after settling, at COMMIT say) still goes below.
   if (claim.settledStatus === status) return;
   // Still running only: a claim the handler settled in its transaction is final, whatever happened after commit.
-  const where = and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.state, 'running'));
+  const where = and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.commandId, claim.commandId), eq(idempotencyKeys.state, 'running'));
   if (isRetryable(status)) {
-    // Nothing was committed that the client may rely on, and the client will send the same key
+    // Nothing was committed that the client may rely on, and the client will send the same command id
     // again (docs/decisions/001-delta-sync-and-idempotency.md): free it, or the retry would get this
     // failure replayed forever. When the database itself is what failed, the claim cannot be freed now: it
     // stays running until its takeover time, and the client's retries meanwhile hear that it still runs. The

@@ -16,7 +16,7 @@ describe.each(backends())('staff replies and notes rerun after a crash return th
   const post = (u: TestUser, url: string, payload: object, key?: string) =>
     t.app.inject({ method: 'POST', url, headers: { ...u.headers, ...(key ? { 'idempotency-key': key } : {}) }, payload });
   const crashed = (key: string) =>
-    t.services.db.update(idempotencyKeys).set({ state: 'running', responseStatus: null, responseBody: null, createdAt: sql`now() - interval '3 minutes'` }).where(and(eq(idempotencyKeys.userId, staff.uid), eq(idempotencyKeys.key, key)));
+    t.services.db.update(idempotencyKeys).set({ state: 'running', responseStatus: null, responseBody: null, createdAt: sql`now() - interval '3 minutes'` }).where(and(eq(idempotencyKeys.userId, staff.uid), eq(idempotencyKeys.commandId, key)));
   const n = async (table: typeof auditLog | typeof contactReplies | typeof notifications | typeof staffNotes) => (await t.services.db.select({ n: count() }).from(table))[0].n;
 
   it('a staff reply rerun stores no second reply, audit row or notification', async () => {
@@ -24,7 +24,7 @@ describe.each(backends())('staff replies and notes rerun after a crash return th
     const key = randomUUID();
     const first = await post(staff, `/api/staff/threads/${thread}/replies`, { reply: { message: 'hi' } }, key);
     expect(first.statusCode, first.body).toBe(201);
-    expect((await t.services.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key)))[0].state).toBe('done');
+    expect((await t.services.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.commandId, key)))[0].state).toBe('done');
     await crashed(key);
     const before = [await n(auditLog), await n(contactReplies), await n(notifications)];
     const rerun = await post(staff, `/api/staff/threads/${thread}/replies`, { reply: { message: 'hi' } }, key);

@@ -23,7 +23,7 @@ export const keyReused = () => new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'Thi
 
 /** The request's Idempotency-Key once claimed: what a route stores as the row's client_key. */
 export function commandIdOf(request: FastifyRequest): string | null {
-  return request.idempotencyClaim?.key ?? null;
+  return request.commandClaim?.commandId ?? null;
 }
 
 /**
@@ -33,12 +33,12 @@ export function commandIdOf(request: FastifyRequest): string | null {
  * Call it last in the transaction, with the answer the route sends.
  */
 export async function settleInTransaction(tx: Db, request: FastifyRequest, status: number, body: unknown): Promise<void> {
-  const claim = request.idempotencyClaim;
+  const claim = request.commandClaim;
   if (!claim) return;
   await tx
     .update(idempotencyKeys)
     .set({ state: 'done', responseStatus: status, responseBody: body })
-    .where(and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.state, 'running')));
+    .where(and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.commandId, claim.commandId), eq(idempotencyKeys.state, 'running')));
   claim.settledStatus = status;
 }
 
@@ -79,7 +79,7 @@ export async function hasStoredAnswer(db: Db, request: FastifyRequest): Promise<
   const [row] = await db
     .select({ state: idempotencyKeys.state })
     .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.key, key)));
+    .where(and(eq(idempotencyKeys.userId, user.uid), eq(idempotencyKeys.commandId, key)));
   return row?.state === 'done';
 }
 

@@ -57,18 +57,26 @@ export async function shot(page: Page, name: string): Promise<string> {
   return path;
 }
 
-/** Creates an account directly in the Auth emulator (no app-side profile). Returns its uid and ID token. */
+/**
+ * Creates an account directly in the Auth emulator (no app-side profile). Returns its uid and an ID token from a
+ * sign-in: the emulator dates a sign-up's own token a moment before the account's "valid since", so across a second's
+ * turn the server would refuse it as revoked (server/test-helper.ts, signUp).
+ */
 export async function createEmulatorUser(email: string, password: string): Promise<{ uid: string; idToken: string }> {
-  const res = await fetch(`http://${authHost()}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=fake-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  });
-  const body = (await res.json()) as { localId?: string; idToken?: string; error?: { message: string } };
-  if (!res.ok || !body.localId || !body.idToken) {
-    throw new Error(`creating ${email} in the Auth emulator failed: ${body.error?.message ?? `HTTP ${res.status}`}`);
-  }
-  return { uid: body.localId, idToken: body.idToken };
+  const call = async (method: 'signUp' | 'signInWithPassword') => {
+    const res = await fetch(`http://${authHost()}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=fake-api-key`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password, returnSecureToken: true }),
+    });
+    const body = (await res.json()) as { localId?: string; idToken?: string; error?: { message: string } };
+    if (!res.ok || !body.localId || !body.idToken) {
+      throw new Error(`${method} of ${email} in the Auth emulator failed: ${body.error?.message ?? `HTTP ${res.status}`}`);
+    }
+    return { uid: body.localId, idToken: body.idToken };
+  };
+  await call('signUp');
+  return call('signInWithPassword');
 }
 
 // Tiny but real files: the server checks the content, not the name.
