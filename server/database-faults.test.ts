@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../tests/support/postgres.ts';
 import { openDatabase } from './db/client.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from './platform/service-faults.ts';
-import { createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from './test-helper.ts';
+import { createTestApp, postgresSkipReason, type TestApp, type TestUser, waitUntil } from './test-helper.ts';
 
 /**
  * A PostgreSQL of this file's own, terminated, stopped, restarted and paused under a running app: the
@@ -167,10 +167,3 @@ describe.skipIf(!!skip)('the app on a PostgreSQL that fails under it', () => {
     }
   });
 });
-
-async function waitUntil(predicate: () => boolean | Promise<boolean>) {
-  for (let i = 0; !(await predicate()); i++) {
-    if (i > 600) throw new Error(`not reached: ${defined(predicate.toString(), 'a predicate')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

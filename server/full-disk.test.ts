@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_FULL_MESSAGE } from './platform/service-faults.ts';
-import { createTestApp, type TestApp, type TestUser, uploadText } from './test-helper.ts';
+import { createTestApp, type TestApp, type TestUser, uploadText, waitUntil } from './test-helper.ts';
 
 /**
  * A real full disk: a small tmpfs, filled to the last byte. Mounting needs root (and a kernel that lets
@@ -107,10 +107,3 @@ describe.skipIf(!!skip)('a real full disk', () => {
     expect(failed?.stderr).toMatch(/The disk is full: .* Free some space and start the server again\./);
   });
 });
-
-async function waitUntil(predicate: () => Promise<boolean>) {
-  for (let i = 0; !(await predicate()); i++) {
-    if (i > 200) throw new Error('not reached');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_FULL_MESSAGE } from './platform/service-faults.ts';
 import type { Storage } from './files/storage.ts';
-import { backends, createTestApp, type TestApp, type TestUser, uploadText } from './test-helper.ts';
+import { backends, createTestApp, type TestApp, type TestUser, uploadText, waitUntil } from './test-helper.ts';
 
 /** The error a file system gives a write on a full disk. */
 function noSpaceLeft(): NodeJS.ErrnoException {
@@ -91,10 +91,3 @@ describe.each(backends())('a full disk (%s)', (backend) => {
     expect((await send()).statusCode).toBe(201);
   });
 });
-
-async function waitUntil(predicate: () => Promise<boolean>) {
-  for (let i = 0; !(await predicate()); i++) {
-    if (i > 200) throw new Error('not reached');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -169,6 +169,17 @@ function isDroppedConnection(err: unknown): boolean {
   return err instanceof TypeError && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET');
 }
 
+/**
+ * Polls `predicate` every 50 ms until it holds, for at most `seconds`: for a state that raises no event a test could
+ * wait on (a probe turning healthy, a database coming back, a connection re-opened).
+ */
+export async function waitUntil(predicate: () => boolean | Promise<boolean>, seconds = 30): Promise<void> {
+  for (const deadline = Date.now() + seconds * 1000; !(await predicate()); ) {
+    if (Date.now() > deadline) throw new Error(`not reached within ${seconds} s: ${predicate.toString()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** A new, empty database on the throwaway PostgreSQL server, so test files can run in parallel. */
 export async function freshPostgresUrl(): Promise<string> {
   const base = process.env.TEST_DATABASE_URL;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, createTestApp, type TestApp } from '../test-helper.ts';
+import { backends, createTestApp, type TestApp, waitUntil } from '../test-helper.ts';
 
 describe.each(backends())('GET /api/health (%s)', (backend) => {
   let t: TestApp;
@@ -33,10 +33,3 @@ describe.each(backends())('GET /api/health (%s)', (backend) => {
     await waitUntil(async () => (await health()).statusCode === 200);
   });
 });
-
-async function waitUntil(predicate: () => Promise<boolean>) {
-  for (let i = 0; !(await predicate()); i++) {
-    if (i > 200) throw new Error('not reached');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

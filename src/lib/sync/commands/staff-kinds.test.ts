@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClientFile, StaffThread } from '../../../../domain/staff.ts';
 import { commandKinds } from './kinds.ts';
 import { PortalDb } from '../../db.ts';
-import { withReplica } from '../../test-kit.ts';
+import { clientFile, withReplica } from '../../test-kit.ts';
 import { type SenderDeps, sendNext } from '../sender.ts';
 import { queueStaffNote, queueStaffReply, readStaffCommand } from './staff-kinds.ts';
 
@@ -18,33 +18,7 @@ const thread: StaffThread = {
 };
 
 function fileWith(threads: StaffThread[]): ClientFile {
-  return {
-    client: {
-      uid: 'c1',
-      email: 'c1@demo.test',
-      firstName: null,
-      lastName: null,
-      isClient: true,
-      isAdmin: false,
-      isStaff: false,
-      filledInitialForm: false,
-      initialForm: null,
-      activityStatus: 'ACTIVE',
-      createdAt: '2026-01-01T00:00:00.000Z',
-      phone: null,
-      country: null,
-      version: 1,
-    },
-    requests: [],
-    evidence: [],
-    deals: [],
-    refunds: [],
-    threads,
-    files: [],
-    notifications: [],
-    notes: [],
-    history: [],
-  };
+  return { ...clientFile('c1'), threads };
 }
 
 function answering(status: number, data: unknown): SenderDeps {
