@@ -53,12 +53,35 @@ export async function openDatabase(opts: { url?: string; pgliteDir?: string; tim
   return opts.url ? openPostgres(opts.url, { ...DEFAULT_TIMEOUTS, ...opts.timeouts }) : openPglite(opts.pgliteDir, opts.pgliteFsync ?? true);
 }
 
+/** A database migrated once in this process, as PGlite saves a data directory: what an in-memory database starts from. */
+let migratedImage: Promise<Blob> | undefined;
+
+/**
+ * An in-memory database (tests, benches) starts as a copy of one migrated earlier in this process: running every
+ * migration costs about 1.4 s of computing, loading the copy about 0.3 s. The migrations still run on the copy
+ * (applied already, they change nothing), so the result is the same as a fresh database's.
+ */
+async function newMemoryPglite(): Promise<PGlite> {
+  migratedImage ??= (async () => {
+    const first = new PGlite();
+    await first.waitReady;
+    await migratePglite(drizzlePglite(first) as never, { migrationsFolder });
+    const image = await first.dumpDataDir('none');
+    await first.close();
+    return image;
+  })().catch((err: unknown) => {
+    migratedImage = undefined;
+    throw err;
+  });
+  return new PGlite({ loadDataDir: await migratedImage });
+}
+
 async function openPglite(dir: string | undefined, fsync: boolean): Promise<Database> {
   let client: PGlite;
   let db: Db;
   try {
     if (dir) mkdirSync(dir, { recursive: true });
-    client = !dir ? new PGlite() : fsync ? await openDurablePglite(dir) : new PGlite(dir);
+    client = !dir ? await newMemoryPglite() : fsync ? await openDurablePglite(dir) : new PGlite(dir);
     await client.waitReady;
     db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
