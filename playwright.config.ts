@@ -9,6 +9,8 @@ import { resolveChromium } from './tests/support/chromium.ts';
 const browser = await resolveChromium();
 if (!process.env.TEST_WORKER_INDEX) console.log(`[e2e] Chromium: ${browser.description}`);
 
+const desktop = { browserName: 'chromium', viewport: { width: 1280, height: 800 } } as const;
+
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'tests/output/results',
@@ -35,8 +37,8 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'chromium', testIgnore: /update\.spec\.ts$/, use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } },
+    { name: 'chromium', testIgnore: /update\.spec\.ts$/, use: desktop },
     // A new deployment rebuilds dist/, which every stack serves: it runs alone, after everything else.
-    { name: 'deployment', testMatch: /update\.spec\.ts$/, dependencies: ['chromium'], use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } },
+    { name: 'deployment', testMatch: /update\.spec\.ts$/, dependencies: ['chromium'], use: desktop },
   ],
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ROOT } from '../../scripts/emulator.ts';
 import { startStackProcess, type StackProcess } from '../../scripts/stack-process.ts';
 import { distStaleReason } from '../../scripts/start.ts';
-import { E2E_AUTH_PORT, E2E_PORT, E2E_WORKERS, stackEnvNames } from './support/stack.ts';
+import { E2E_AUTH_PORT, E2E_PORT, E2E_WORKERS } from './support/stack.ts';
 
 function start(index: number): Promise<StackProcess> {
   const port = E2E_PORT + index;
@@ -33,13 +33,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await Promise.allSettled(stacks.map((s) => s.stop()));
     throw failed.reason;
   }
-  // Workers start after this and inherit these.
-  stacks.forEach((stack, index) => {
-    const names = stackEnvNames(index);
-    process.env[names.baseUrl] = stack.baseUrl;
-    process.env[names.authHost] = stack.authHost;
-    process.env[names.dataDir] = stack.dataDir;
-  });
   return async () => {
     await Promise.allSettled(stacks.map((s) => s.stop({ keepData: !!process.env.E2E_KEEP_DATA })));
   };

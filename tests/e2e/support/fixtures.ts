@@ -1,15 +1,13 @@
-// Helpers shared by the e2e tests. The addresses of this worker's stack come from global-setup.ts through env.
+// Helpers shared by the e2e tests. This worker's stack is the one global-setup.ts started on its ports (stack.ts).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { ROOT } from '../../../scripts/emulator.ts';
-import { E2E_AUTH_PORT, E2E_PORT, stackEnvNames, stackIndex } from './stack.ts';
+import { E2E_AUTH_PORT, E2E_PORT, stackIndex } from './stack.ts';
 
 export const PROJECT_ID = 'demo-portal';
-const stack = () => stackEnvNames(stackIndex());
-export const baseUrl = () => process.env[stack().baseUrl] ?? `http://localhost:${E2E_PORT + stackIndex()}`;
-export const authHost = () => process.env[stack().authHost] ?? `127.0.0.1:${E2E_AUTH_PORT + stackIndex()}`;
-export const dataDir = () => process.env[stack().dataDir] ?? '';
+export const baseUrl = () => `http://localhost:${E2E_PORT + stackIndex()}`;
+export const authHost = () => `127.0.0.1:${E2E_AUTH_PORT + stackIndex()}`;
 
 export const DEMO = {
   admin: { email: 'admin@demo.test', password: 'Admin#2026' },
