@@ -148,7 +148,7 @@ export function syncContract<P extends SyncedTable, T extends Declared>(profile:
     // The envelope's fields as plain values: its type is generic here, known only where the contract is used.
     const envelope = loose as { cursor: string; hasMore: boolean; profile: unknown } & Record<string, unknown[]>;
     const profileRows = envelope.profile === null || envelope.profile === undefined ? [] : readRows('profile', profile.clientRow, [envelope.profile], rejected);
-    const rows = each((table, name) => readRows(name, table.clientRow, envelope[name] ?? [], rejected));
+    const rows = each((table, name) => readRows(name, table.clientRow, envelope[name], rejected));
     return { page: { cursor: envelope.cursor, hasMore: envelope.hasMore, profile: profileRows[0] ?? null, ...rows } as Page, rejected };
   };
 
@@ -181,9 +181,6 @@ export const readSyncPage = contract.read;
 export const SYNCED_STORES = contract.stores;
 /** The lists whose rows may be optimistic rows of outbox commands. */
 export const OPTIMISTIC_LISTS: readonly SyncList[] = contract.optimistic;
-
-/** How the client reads each list of a sync page, one row at a time. */
-export const syncRowSchemas = Object.fromEntries(SYNC_LISTS.map((name) => [name, syncedTables[name].clientRow])) as { [K in SyncList]: (typeof syncedTables)[K]['clientRow'] };
 
 function readRows<T extends z.ZodType>(table: string, schema: T, rows: unknown[], rejected: RejectedSyncRow<string>[]): z.output<T>[] {
   const kept: z.output<T>[] = [];

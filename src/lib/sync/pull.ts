@@ -189,24 +189,18 @@ export async function applyPage(db: PortalDb, page: SyncPage, rejected: Rejected
 }
 
 /**
- * How a list's rows enter the replica when a plain put is not enough. The read marker only moves forward, so a
- * marker of a command not sent yet is not taken back (putReadMarker); the profile keeps an unsent initial form
- * (keepUnsentInitialForm, in applyPage). Other rows of commands still waiting are optimistic rows keyed by their
- * command id, which no server row has, so a put never overwrites them.
+ * A list's rows into the replica's table of the same name (looked up by name: `db.table` is untyped, the rows are
+ * typed by SyncPage). The read marker only moves forward, so a marker of a command not sent yet is not taken back
+ * (putReadMarker). Other rows of commands still waiting are optimistic rows keyed by their command id, which no
+ * server row has, so a put never overwrites them.
  */
-const putSpecial: { [List in SyncList]?: (db: PortalDb, rows: SyncPage[List]) => Promise<void> } = {
-  async notificationReads(db, rows) {
-    for (const marker of rows) await putReadMarker(db, marker);
-  },
-};
-
-async function putRows<List extends SyncList>(db: PortalDb, page: SyncPage, list: List): Promise<void> {
+async function putRows(db: PortalDb, page: SyncPage, list: SyncList): Promise<void> {
+  if (list === 'notificationReads') {
+    for (const marker of page.notificationReads) await putReadMarker(db, marker);
+    return;
+  }
   const rows = page[list];
-  if (rows.length === 0) return;
-  const special = putSpecial[list];
-  if (special) await special(db, rows);
-  // The table of the list's rows (PortalDb's property of the same name, typed by SyncedTables).
-  else await db.table(list).bulkPut(rows);
+  if (rows.length > 0) await db.table(list).bulkPut(rows);
 }
 
 const RejectedRow = z.object({ table: z.string(), id: z.string().optional(), reason: z.string(), at: z.number() });

@@ -157,7 +157,7 @@ function newRowKind<Body, List extends NewRowList>(kind: {
   /** The body's fields on the row: with `fresh`, the whole row. */
   fields(body: Body): Partial<ReplicaRow<List>>;
 }): CommandKindDef<Body> {
-  // The list's table (PortalDb's property of the same name, typed by SyncedTables).
+  // The list's table, looked up by name (`db.table` is untyped: the row type is the list's).
   const table = (db: PortalDb) => db.table<ReplicaRow<List>, string>(kind.list);
   return {
     read: (command) => parsed(kind.stored.safeParse(command.json)),

@@ -5,7 +5,7 @@ import { requestBackgroundSync } from '../../pwa.ts';
 /**
  * The outbox: every write a user makes (purchase, refund, contact message, initial form, staff reply and note)
  * is a command stored on the device in the same transaction as its optimistic row, then sent by the sync
- * engine's sender (sync/sender.ts), in order within its lane and several lanes at once, with a fresh ID token
+ * engine's sender (src/lib/sync/sender.ts), in order within its lane and several lanes at once, with a fresh ID token
  * per attempt and the command id as Idempotency-Key. A lost answer therefore never duplicates, and nothing is ever dropped silently.
  */
 
