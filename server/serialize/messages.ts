@@ -64,4 +64,5 @@ export function toUserFile(row: typeof files.$inferSelect): UserFile {
   return { id: row.id, name: row.originalName, size: row.size, contentType: row.contentType, sha256: row.sha256, createdAt: iso(row.createdAt) };
 }
 
-const iso = (value: string) => new Date(value).toISOString();
+/** A timestamp as the API sends it (ISO 8601, UTC, milliseconds). */
+export const iso = (value: string) => new Date(value).toISOString();

@@ -47,7 +47,7 @@ export async function requestHistory(db: Db, requestId: string): Promise<AuditEn
   return rows.map(toAuditEntry);
 }
 
-export function toAuditEntry(row: typeof auditLog.$inferSelect): AuditEntry {
+function toAuditEntry(row: typeof auditLog.$inferSelect): AuditEntry {
   return {
     id: String(row.id),
     at: new Date(row.at).toISOString(),

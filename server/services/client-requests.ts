@@ -21,7 +21,7 @@ type RequestRow = typeof productRequests.$inferSelect;
 
 export const missingRequest = () => notFound('Request not found');
 
-export function toolOr404(toolId: string): ToolDefinition {
+function toolOr404(toolId: string): ToolDefinition {
   const tool = findTool(toolId);
   if (!tool) throw notFound(`Unknown tool ${toolId}`);
   return tool;

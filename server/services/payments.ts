@@ -6,14 +6,14 @@ import { type Cents, cents, centsFromDollars, dollarsFromCents } from '../../dom
 import { type PaymentBody, paymentMethodLabel } from '../../domain/staff.ts';
 import { requestName } from '../../domain/tools.ts';
 import type { Db } from '../db/client.ts';
-import { deals, files, productRequests, users } from '../db/schema.ts';
+import { deals, files, users } from '../db/schema.ts';
 import { renderInvoicePdf } from '../files/invoices.ts';
 import type { SignedLinks } from '../files/signed-links.ts';
 import type { StoredFile } from '../files/storage.ts';
 import { clientName, toStaffDeal, toStaffRequest } from '../serialize/rows.ts';
 import type { AuditRecord } from './audit.ts';
 import { checkRequestVersion, lifecycleState, notAllowed, toolHeader } from './request-lifecycle.ts';
-import { type Actor, lockRequest, type RequestRow, type StaffChange, staffWrite, validation } from './staff-write.ts';
+import { type Actor, lockRequest, type RequestRow, type StaffChange, staffWrite, updateRequest, validation } from './staff-write.ts';
 
 type DealRow = typeof deals.$inferSelect;
 
@@ -91,11 +91,7 @@ async function writePayment(tx: Db, row: RequestRow, body: PaymentBody, actor: A
     })
     .returning();
   const paidAfter = await paidCentsOf(tx, row.id);
-  const [updated] = await tx
-    .update(productRequests)
-    .set({ paidCents: paidAfter, version: row.version + 1 })
-    .where(eq(productRequests.id, row.id))
-    .returning();
+  const updated = await updateRequest(tx, row, { paidCents: paidAfter });
   const audit: AuditRecord = {
     actor,
     action: 'payment',

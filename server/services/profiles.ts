@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { ActiveStatusBody, InitialFormBody, Profile } from '../../domain/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { userPresence, users } from '../db/schema.ts';
-import { HttpError } from '../platform/errors.ts';
+import { notFound } from '../platform/errors.ts';
 import { toProfile } from '../serialize/rows.ts';
 import { settleInTransaction } from './command-ids.ts';
 
@@ -37,7 +37,7 @@ export async function saveInitialForm(app: FastifyInstance, request: FastifyRequ
       })
       .where(eq(users.uid, uid))
       .returning();
-    if (!row) throw new HttpError(404, 'NOT_FOUND', 'Profile not found');
+    if (!row) throw notFound('Profile not found');
     const profile: { data: Profile } = { data: toProfile(row, await presenceOf(tx, row.uid)) };
     await settleInTransaction(tx, request, 201, profile);
     return profile;

@@ -7,12 +7,12 @@ import { centsFromDollars, dollarsOrNull } from '../../domain/money.ts';
 import type { TransitionBody } from '../../domain/staff.ts';
 import { findTool, requestName, toolByBackendName } from '../../domain/tools.ts';
 import type { Db } from '../db/client.ts';
-import { files, productRequests } from '../db/schema.ts';
+import { files } from '../db/schema.ts';
 import type { StoredFile } from '../files/storage.ts';
 import { conflict, type HttpError } from '../platform/errors.ts';
 import { isFullyPaid, leftToPayCents, toStaffRequest } from '../serialize/rows.ts';
 import type { AuditRecord } from './audit.ts';
-import { type Actor, lockRequest, type RequestRow, type StaffChange, staffWrite, validation } from './staff-write.ts';
+import { type Actor, lockRequest, type RequestRow, type StaffChange, staffWrite, updateRequest, validation } from './staff-write.ts';
 
 /**
  * A request's lifecycle as staff move it: transitions (price, start, complete, reject), the signed contract
@@ -69,9 +69,14 @@ export function lifecycleState(row: RequestRow, paidCents = row.paidCents): Life
   };
 }
 
-/** 409 with what the workspace needs to redraw its buttons: the status, where it may go, what may be done. */
+/** What the workspace needs to redraw its buttons: the status, where it may go, what may be done. */
+function lifecycleDetails(state: LifecycleState) {
+  return { status: state.status, allowed: nextStatuses(state.status), allowedActions: allowedActions(state) };
+}
+
+/** 409 with the lifecycle's details. */
 export function notAllowed(code: string, message: string, state: LifecycleState): HttpError {
-  return conflict(code, message, { status: state.status, allowed: nextStatuses(state.status), allowedActions: allowedActions(state) });
+  return conflict(code, message, lifecycleDetails(state));
 }
 
 /**
@@ -80,12 +85,9 @@ export function notAllowed(code: string, message: string, state: LifecycleState)
  */
 export function checkRequestVersion(row: RequestRow, version: number): void {
   if (version === row.version) return;
-  const state = lifecycleState(row);
   throw conflict('VERSION_CONFLICT', 'Someone else changed this request since you opened it. Look at it again, then retry.', {
     current: toStaffRequest(row),
-    status: state.status,
-    allowed: nextStatuses(state.status),
-    allowedActions: allowedActions(state),
+    ...lifecycleDetails(lifecycleState(row)),
   });
 }
 
@@ -110,11 +112,7 @@ async function transition(tx: Db, row: RequestRow, body: TransitionBody, actor: 
     throw notAllowed('ILLEGAL_TRANSITION', message, state);
   }
   const change = transitionChange(move.action, row, body, state);
-  const [updated] = await tx
-    .update(productRequests)
-    .set({ ...change.set, status: body.to, version: row.version + 1 })
-    .where(eq(productRequests.id, row.id))
-    .returning();
+  const updated = await updateRequest(tx, row, { ...change.set, status: body.to });
   const audit: AuditRecord = {
     actor,
     action: move.action === 'price' ? 'price' : 'transition',
@@ -177,11 +175,7 @@ async function markContractSigned(tx: Db, row: RequestRow, actor: Actor): Promis
   const state = lifecycleState(row);
   const blocked = blockedReason('contract', state);
   if (blocked) throw notAllowed('ACTION_NOT_ALLOWED', blocked, state);
-  const [updated] = await tx
-    .update(productRequests)
-    .set({ contractSigned: true, version: row.version + 1 })
-    .where(eq(productRequests.id, row.id))
-    .returning();
+  const updated = await updateRequest(tx, row, { contractSigned: true });
   const audit: AuditRecord = {
     actor,
     action: 'contract',
@@ -216,11 +210,7 @@ async function recordFinalFile(tx: Db, row: RequestRow, actor: Actor, stored: St
     })
     .returning();
   // The previous final file's row stays: the request page lists every delivery.
-  const [updated] = await tx
-    .update(productRequests)
-    .set({ finalFileId: file.id, version: row.version + 1 })
-    .where(eq(productRequests.id, row.id))
-    .returning();
+  const updated = await updateRequest(tx, row, { finalFileId: file.id });
   const audit: AuditRecord = {
     actor,
     action: 'deliver',

@@ -12,6 +12,7 @@ import { clientName, toStaffClient, toStaffDeal, toStaffFile, toStaffRefund, toS
 import { linksOfRequest, toStaffTrackingLink } from '../tracking/links.ts';
 import type { SignedLinks } from '../files/signed-links.ts';
 import { UUID } from '../files/storage.ts';
+import { lifecycleState } from './request-lifecycle.ts';
 import { recordWatch } from './watches.ts';
 
 /**
@@ -148,7 +149,7 @@ export async function requestFile(db: Db, links: SignedLinks, requestId: string)
     trackingLinks: linkRows.map(toStaffTrackingLink),
     visits: visitRows.map(toVisit),
     history,
-    allowedActions: allowedActions({ status: request.status, hasFinalFile: row.finalFileId !== null, contractSigned: row.contractSigned, leftToPay: request.leftToPay }),
+    allowedActions: allowedActions(lifecycleState(row)),
   };
 }
 

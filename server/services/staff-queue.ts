@@ -18,6 +18,7 @@ import { contactRequests, productRequests, refunds, users } from '../db/schema.t
 import { UUID } from '../files/storage.ts';
 import { HttpError } from '../platform/errors.ts';
 import { clientName, leftToPayCents } from '../serialize/rows.ts';
+import { iso } from '../serialize/messages.ts';
 import { isAwaitingReply, isLead, isUndecidedRefund, queueCounts } from './staff-pages.ts';
 
 /**
@@ -254,4 +255,3 @@ async function refundRows(db: Db, { q, cursor, limit }: PageArgs) {
   );
 }
 
-const iso = (value: string) => new Date(value).toISOString();

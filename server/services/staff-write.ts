@@ -16,7 +16,7 @@ import { settleInTransaction } from './command-ids.ts';
 
 export type Actor = AuditRecord['actor'];
 
-export function actorOf(request: FastifyRequest): Actor {
+function actorOf(request: FastifyRequest): Actor {
   return { uid: request.user.uid, email: request.user.email };
 }
 
@@ -33,8 +33,18 @@ export async function lockRequest(tx: Db, requestId: string): Promise<RequestRow
   return row;
 }
 
+/** The locked request changed by a staff write, its version moved on: the row as it is now. */
+export async function updateRequest(tx: Db, row: RequestRow, set: Partial<RequestRow>): Promise<RequestRow> {
+  const [updated] = await tx
+    .update(productRequests)
+    .set({ ...set, version: row.version + 1 })
+    .where(eq(productRequests.id, row.id))
+    .returning();
+  return updated;
+}
+
 /** A notification to one client, written in the transaction of the change it tells about. */
-export async function notifyUser(tx: Db, userId: string, message: string): Promise<void> {
+async function notifyUser(tx: Db, userId: string, message: string): Promise<void> {
   await tx.insert(notifications).values({ userId, message });
 }
 
@@ -57,7 +67,7 @@ export type PokeTarget = { client: string } | 'staff' | 'everyone';
 export interface StaffWriteSteps<Locked, Done, Answer> {
   /** Locks the row(s) the write changes, until the transaction ends. */
   lock: (tx: Db) => Promise<Locked>;
-  /** The version check and every rule that refuses before anything is written, in the order the answers promise. */
+  /** The version check and the rules that need no computation, in the order the answers promise; `change` may refuse too, before it writes. */
   check?: (tx: Db, locked: Locked, actor: Actor) => Promise<void> | void;
   /** Writes the change; returns it with its audit row and notification, which staffWrite writes. */
   change: (tx: Db, locked: Locked, actor: Actor) => Promise<StaffChange<Done>>;

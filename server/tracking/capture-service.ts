@@ -36,7 +36,7 @@ export interface CaptureServiceOptions {
 /**
  * The capture pipeline behind GET /t/:slug: cached slug lookup → answer → rate limit → bounded queue →
  * shared rate limit → one transaction (record-visit.ts) → poke. The poke reaches the client's streams and every staff
- * stream (events.ts), whose pull then carries the link's new counts.
+ * stream (platform/events.ts), whose pull then carries the link's new counts.
  */
 export function createCaptureService(options: CaptureServiceOptions): CaptureService {
   const { db, events, log } = options;

@@ -10,7 +10,7 @@ import { commandIdConflict, insertOnce, keyReused } from '../services/command-id
 import { type Actor, type RequestRow, type StaffChange } from '../services/staff-write.ts';
 import { UUID } from '../files/storage.ts';
 
-export type TrackingLinkRow = typeof trackingLinks.$inferSelect;
+type TrackingLinkRow = typeof trackingLinks.$inferSelect;
 
 /** 16 bytes from the CSPRNG in base64url: 22 characters, 128 bits, so links cannot be guessed or enumerated. */
 export function newSlug(): string {
