@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, weakSecretReason } from './config.ts';
+import { createPublicKey } from 'node:crypto';
+import { loadConfig, newVapidKeys, weakSecretReason } from './config.ts';
 
 /** The local stack: the Auth emulator, and a data dir of its own for the generated secret. */
 const local = () => ({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'portal-config-')) });
@@ -13,6 +14,9 @@ const production = {
   DOWNLOAD_SECRET: 'Zq8vL2mX9rT4wK7pN3bF6hJ1cD5gS0aY',
   DATABASE_URL: 'postgres://portal@db.internal/portal',
   FIREBASE_WEB_API_KEY: 'AIza-real-project-key',
+  VAPID_PUBLIC_KEY: 'BNbQ4Fp3_OmQb6SbEZlQXkL9DYBsB-j0ZyW7cH4rL8n1Xc6yVb3hKj2oT0vZ9sQeR1uW5xY7aZ3cD6fG8hJ0kLm',
+  VAPID_PRIVATE_KEY: 'Zq8vL2mX9rT4wK7pN3bF6hJ1cD5gS0aYZq8vL2mX9rQ',
+  VAPID_SUBJECT: 'mailto:security@acme.example',
 };
 
 describe('loadConfig', () => {
@@ -25,6 +29,7 @@ describe('loadConfig', () => {
     const cfg = loadConfig(production);
     expect(cfg.NODE_ENV).toBe('production');
     expect(cfg.downloadSecret).toBe('Zq8vL2mX9rT4wK7pN3bF6hJ1cD5gS0aY');
+    expect(cfg.vapid).toEqual({ publicKey: production.VAPID_PUBLIC_KEY, privateKey: production.VAPID_PRIVATE_KEY, subject: 'mailto:security@acme.example' });
   });
 
   it('refuses production while the Auth emulator is configured', () => {
@@ -84,7 +89,8 @@ describe('VISIT_RETENTION_DAYS', () => {
 describe('fails closed', () => {
   it('refuses to start without the emulator unless NODE_ENV is set on purpose', () => {
     expect(() => loadConfig({ DOWNLOAD_SECRET: production.DOWNLOAD_SECRET })).toThrow(/NODE_ENV: set NODE_ENV/);
-    expect(loadConfig({ NODE_ENV: 'development', DOWNLOAD_SECRET: production.DOWNLOAD_SECRET }).NODE_ENV).toBe('development');
+    const { NODE_ENV: _production, FIREBASE_PROJECT_ID: _project, ...configured } = production;
+    expect(loadConfig({ ...configured, NODE_ENV: 'development' }).NODE_ENV).toBe('development');
   });
 
   it('has no default download secret outside the local stack', () => {
@@ -109,5 +115,47 @@ describe('fails closed', () => {
     expect(readFileSync(file, 'utf8')).toBe(first);
     expect(statSync(file).mode & 0o077).toBe(0);
     expect(loadConfig(local()).downloadSecret).not.toBe(first);
+  });
+});
+
+describe('VAPID keys', () => {
+  it('refuses production without the key pair or the subject', () => {
+    for (const key of ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'] as const) {
+      expect(() => loadConfig({ ...production, [key]: undefined }), key).toThrow(new RegExp(`${key}: ${key} is required unless the Auth emulator is used`));
+    }
+    expect(() => loadConfig({ NODE_ENV: 'development', DOWNLOAD_SECRET: production.DOWNLOAD_SECRET })).toThrow(/VAPID_PUBLIC_KEY is required/);
+  });
+
+  it('takes only a mailto: or https: subject, and no localhost one in production (Apple refuses it)', () => {
+    for (const subject of ['http://acme.example', 'acme.example', 'mailto:nobody', 'https://']) {
+      expect(() => loadConfig({ ...production, VAPID_SUBJECT: subject }), subject).toThrow(/VAPID_SUBJECT must be a mailto: or https: URL/);
+    }
+    expect(loadConfig({ ...production, VAPID_SUBJECT: 'https://portal.acme.example/contact' }).vapid.subject).toBe('https://portal.acme.example/contact');
+    for (const subject of ['https://localhost', 'mailto:me@localhost', 'https://127.0.0.1:8443/']) {
+      expect(() => loadConfig({ ...production, VAPID_SUBJECT: subject }), subject).toThrow(/VAPID_SUBJECT must not name localhost in production/);
+    }
+  });
+
+  it('refuses keys that are not P-256 keys, or one half of a pair', () => {
+    expect(() => loadConfig({ ...production, VAPID_PUBLIC_KEY: 'not-a-key' })).toThrow(/VAPID_PUBLIC_KEY must be an uncompressed P-256 public key/);
+    expect(() => loadConfig({ ...production, VAPID_PRIVATE_KEY: Buffer.alloc(31, 7).toString('base64url') })).toThrow(/VAPID_PRIVATE_KEY must be a P-256 private key/);
+    expect(() => loadConfig({ ...local(), VAPID_PUBLIC_KEY: production.VAPID_PUBLIC_KEY })).toThrow(/set together or not at all/);
+  });
+
+  it('locally, makes a real P-256 pair once and keeps it owner-only in DATA_DIR', () => {
+    const env = local();
+    const first = loadConfig(env).vapid;
+    expect(first.subject).toMatch(/^mailto:/);
+    // A real curve point: node parses it as a P-256 public key.
+    const point = Buffer.from(first.publicKey, 'base64url');
+    const jwk = { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') };
+    expect(createPublicKey({ key: jwk, format: 'jwk' }).asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
+    expect(loadConfig(env).vapid).toEqual(first);
+    const file = path.join(env.DATA_DIR, 'vapid-keys.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ publicKey: first.publicKey, privateKey: first.privateKey });
+    expect(statSync(file).mode & 0o077).toBe(0);
+    expect(loadConfig(local()).vapid.publicKey).not.toBe(first.publicKey);
+    const given = newVapidKeys();
+    expect(loadConfig({ ...local(), VAPID_PUBLIC_KEY: given.publicKey, VAPID_PRIVATE_KEY: given.privateKey }).vapid.publicKey).toBe(given.publicKey);
   });
 });

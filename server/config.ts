@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -39,6 +39,15 @@ const Env = z
      * one is made once and kept in DATA_DIR (never derived from anything public).
      */
     DOWNLOAD_SECRET: z.string().optional(),
+    /**
+     * Web Push's VAPID key pair (RFC 8292): the uncompressed P-256 public key (65 bytes) and the private scalar
+     * (32 bytes), base64url. Required unless the Auth emulator is configured; locally, a pair is made once and kept
+     * in DATA_DIR. Browsers bind a subscription to the public key, so changing it orphans every subscription.
+     */
+    VAPID_PUBLIC_KEY: z.string().refine((k) => base64urlBytes(k)?.length === 65 && base64urlBytes(k)?.[0] === 4, 'VAPID_PUBLIC_KEY must be an uncompressed P-256 public key (65 bytes, base64url)').optional(),
+    VAPID_PRIVATE_KEY: z.string().refine((k) => base64urlBytes(k)?.length === 32, 'VAPID_PRIVATE_KEY must be a P-256 private key (32 bytes, base64url)').optional(),
+    /** Who push services contact about our pushes: Apple refuses anything but a mailto: or https: URL. */
+    VAPID_SUBJECT: z.string().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/[^\s/]+\S*)$/, 'VAPID_SUBJECT must be a mailto: or https: URL').optional(),
     UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     PUBLIC_URL: z.string().url().optional(),
     /** Proxy addresses whose X-Forwarded-For is believed (comma-separated); none by default, so rate limits can't be dodged. */
@@ -75,6 +84,14 @@ const Env = z
     if (!local && !env.DOWNLOAD_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['DOWNLOAD_SECRET'], message: 'DOWNLOAD_SECRET is required unless the Auth emulator is used' });
     }
+    if (!local) {
+      for (const key of ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required unless the Auth emulator is used (web-push generate-vapid-keys makes a pair)` });
+      }
+    }
+    if (!env.VAPID_PUBLIC_KEY !== !env.VAPID_PRIVATE_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['VAPID_PRIVATE_KEY'], message: 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together or not at all' });
+    }
     const weak = env.DOWNLOAD_SECRET === undefined ? null : weakSecretReason(env.DOWNLOAD_SECRET);
     if (weak) ctx.addIssue({ code: 'custom', path: ['DOWNLOAD_SECRET'], message: `DOWNLOAD_SECRET ${weak}` });
     if (env.NODE_ENV !== 'production') return;
@@ -87,13 +104,28 @@ const Env = z
     if (env.FIREBASE_PROJECT_ID.startsWith('demo-')) {
       ctx.addIssue({ code: 'custom', path: ['FIREBASE_PROJECT_ID'], message: 'a demo- project is emulator-only and not allowed in production' });
     }
+    if (env.VAPID_SUBJECT && /^(mailto:[^@]*@|https:\/\/)(localhost|127\.0\.0\.1|\[::1\])([:/]|$)/i.test(env.VAPID_SUBJECT)) {
+      ctx.addIssue({ code: 'custom', path: ['VAPID_SUBJECT'], message: 'VAPID_SUBJECT must not name localhost in production (Apple refuses it)' });
+    }
     if (env.TEST_FAULTS === '1') {
       ctx.addIssue({ code: 'custom', path: ['TEST_FAULTS'], message: 'fault injection is not allowed in production' });
     }
   });
 
 type Env = z.infer<typeof Env>;
-export type Config = Omit<Env, 'NODE_ENV'> & { NODE_ENV: NonNullable<Env['NODE_ENV']>; downloadSecret: string; pgliteDir: string; filesDir: string };
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+  subject: string;
+}
+export type Config = Omit<Env, 'NODE_ENV'> & { NODE_ENV: NonNullable<Env['NODE_ENV']>; downloadSecret: string; vapid: VapidKeys; pgliteDir: string; filesDir: string };
+
+/** The subject of the local stack's pushes; production names a real address (checked above). */
+const LOCAL_VAPID_SUBJECT = 'mailto:portal@localhost';
+
+function base64urlBytes(value: string): Buffer | null {
+  return /^[A-Za-z0-9_-]+$/.test(value) ? Buffer.from(value, 'base64url') : null;
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = Env.safeParse(env);
@@ -107,6 +139,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     NODE_ENV: cfg.NODE_ENV ?? 'development',
     // Without DOWNLOAD_SECRET the config is local (checked above).
     downloadSecret: cfg.DOWNLOAD_SECRET ?? localSecret(cfg.DATA_DIR),
+    // Without the keys the config is local (checked above).
+    vapid: {
+      ...(cfg.VAPID_PUBLIC_KEY && cfg.VAPID_PRIVATE_KEY ? { publicKey: cfg.VAPID_PUBLIC_KEY, privateKey: cfg.VAPID_PRIVATE_KEY } : localVapidKeys(cfg.DATA_DIR)),
+      subject: cfg.VAPID_SUBJECT ?? LOCAL_VAPID_SUBJECT,
+    },
     pgliteDir: path.resolve(cfg.DATA_DIR, 'pglite'),
     filesDir: path.resolve(cfg.DATA_DIR, 'files'),
   };
@@ -123,12 +160,48 @@ function localSecret(dataDir: string): string {
     if (!weakSecretReason(kept)) return kept;
   }
   const secret = randomBytes(32).toString('base64url');
+  keepOwnerOnly(file, secret);
+  return secret;
+}
+
+/**
+ * The local stack's VAPID key pair, made on the first start and kept in DATA_DIR (owner-only) like the download
+ * secret: a new pair on every start would orphan every browser's subscription.
+ */
+function localVapidKeys(dataDir: string): { publicKey: string; privateKey: string } {
+  const file = path.resolve(dataDir, 'vapid-keys.json');
+  if (existsSync(file)) {
+    try {
+      const kept = JSON.parse(readFileSync(file, 'utf8')) as { publicKey?: unknown; privateKey?: unknown };
+      if (typeof kept.publicKey === 'string' && typeof kept.privateKey === 'string' && base64urlBytes(kept.publicKey)?.length === 65 && base64urlBytes(kept.privateKey)?.length === 32) {
+        return { publicKey: kept.publicKey, privateKey: kept.privateKey };
+      }
+    } catch {
+      // An unreadable file is replaced by a new pair, as a weak kept secret is.
+    }
+  }
+  const keys = newVapidKeys();
+  keepOwnerOnly(file, JSON.stringify(keys));
+  return keys;
+}
+
+/** A new VAPID key pair in the form web-push takes (what `web-push generate-vapid-keys` prints). */
+export function newVapidKeys(): { publicKey: string; privateKey: string } {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const pub = publicKey.export({ format: 'jwk' });
+  const priv = privateKey.export({ format: 'jwk' });
+  return {
+    publicKey: Buffer.concat([Buffer.from([4]), Buffer.from(pub.x ?? '', 'base64url'), Buffer.from(pub.y ?? '', 'base64url')]).toString('base64url'),
+    privateKey: priv.d ?? '',
+  };
+}
+
+function keepOwnerOnly(file: string, content: string) {
   try {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, secret, { mode: 0o600 });
+    writeFileSync(file, content, { mode: 0o600 });
   } catch (err) {
     if (isOutOfSpace(err)) throw new Error(`The disk is full: ${file} cannot be written (no space left on device). Free some space and start the server again.`, { cause: err });
     throw err;
   }
-  return secret;
 }

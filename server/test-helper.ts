@@ -7,7 +7,7 @@ import { countDistinct, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { openServices, type Services } from './compose.ts';
-import { type Config, loadConfig } from './config.ts';
+import { type Config, loadConfig, newVapidKeys } from './config.ts';
 import { fileChunks, users } from './db/schema.ts';
 import type { Storage } from './files/storage.ts';
 
@@ -64,8 +64,9 @@ export const TEST_WRITE_LIMITS: Record<string, string> = {
 
 /** The test environment: files under dataDir, no built PWA, the emulator from the environment. */
 export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
-  // Benches run without the emulator (a stub identity): they are then not local, and need a secret of their own.
-  const secret = process.env.FIREBASE_AUTH_EMULATOR_HOST ? {} : { DOWNLOAD_SECRET: randomBytes(32).toString('base64url') };
+  // Benches run without the emulator (a stub identity): they are then not local, and need a secret and VAPID keys of their own.
+  const vapid = (keys: { publicKey: string; privateKey: string }) => ({ VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: 'mailto:bench@example.com' });
+  const secret = process.env.FIREBASE_AUTH_EMULATOR_HOST ? {} : { DOWNLOAD_SECRET: randomBytes(32).toString('base64url'), ...vapid(newVapidKeys()) };
   return loadConfig({ ...TEST_WRITE_LIMITS, ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'no-build'), ...secret, ...env });
 }
 
