@@ -35,6 +35,7 @@ import { eventRoutes } from './routes/events.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
 import { notificationRoutes } from './routes/notifications.ts';
+import { pushRoutes } from './routes/push.ts';
 import { requestRoutes } from './routes/requests.ts';
 import { businessSettingsRoutes } from './routes/business-settings.ts';
 import { staffActionRoutes } from './routes/staff-actions.ts';
@@ -122,6 +123,7 @@ const routePlugins = [
   toolRoutes,
   requestRoutes,
   notificationRoutes,
+  pushRoutes,
   contactRoutes,
   fileRoutes,
   adminRoutes,

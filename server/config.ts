@@ -77,7 +77,7 @@ const Env = z
   })
   .superRefine((env, ctx) => {
     // Fail closed: either clearly local (the Auth emulator, not production) or configured on purpose.
-    const local = !!env.FIREBASE_AUTH_EMULATOR_HOST && env.NODE_ENV !== 'production';
+    const local = isLocal(env);
     if (!local && !env.NODE_ENV) {
       ctx.addIssue({ code: 'custom', path: ['NODE_ENV'], message: 'set NODE_ENV (production, or development/test) when FIREBASE_AUTH_EMULATOR_HOST is not set' });
     }
@@ -113,12 +113,17 @@ const Env = z
   });
 
 type Env = z.infer<typeof Env>;
+
+/** The local stack (npm start, the tests): the Auth emulator and not production. Only here may pushes go to plain http on loopback. */
+function isLocal(env: Pick<Env, 'FIREBASE_AUTH_EMULATOR_HOST' | 'NODE_ENV'>): boolean {
+  return !!env.FIREBASE_AUTH_EMULATOR_HOST && env.NODE_ENV !== 'production';
+}
 export interface VapidKeys {
   publicKey: string;
   privateKey: string;
   subject: string;
 }
-export type Config = Omit<Env, 'NODE_ENV'> & { NODE_ENV: NonNullable<Env['NODE_ENV']>; downloadSecret: string; vapid: VapidKeys; pgliteDir: string; filesDir: string };
+export type Config = Omit<Env, 'NODE_ENV'> & { NODE_ENV: NonNullable<Env['NODE_ENV']>; downloadSecret: string; vapid: VapidKeys; local: boolean; pgliteDir: string; filesDir: string };
 
 /** The subject of the local stack's pushes; production names a real address (checked above). */
 const LOCAL_VAPID_SUBJECT = 'mailto:portal@localhost';
@@ -137,6 +142,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...cfg,
     NODE_ENV: cfg.NODE_ENV ?? 'development',
+    local: isLocal(cfg),
     // Without DOWNLOAD_SECRET the config is local (checked above).
     downloadSecret: cfg.DOWNLOAD_SECRET ?? localSecret(cfg.DATA_DIR),
     // Without the keys the config is local (checked above).

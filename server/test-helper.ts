@@ -86,11 +86,14 @@ export async function createTestApp(
     databaseUrl?: string;
     /** Puts another store in front of the real one, for the app only (a store that fails like a full disk). */
     storage?: (real: Storage) => Storage;
+    /** Changes the loaded config, for what a test cannot reach through the environment alongside the emulator. */
+    config?: (config: Config) => Config;
   } = {},
 ): Promise<TestApp> {
   const emulator = emulatorHost();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-test-'));
-  const config = testConfig(dataDir, { ...(opts.maxUploadBytes ? { UPLOAD_MAX_BYTES: String(opts.maxUploadBytes) } : {}), ...opts.env });
+  const loaded = testConfig(dataDir, { ...(opts.maxUploadBytes ? { UPLOAD_MAX_BYTES: String(opts.maxUploadBytes) } : {}), ...opts.env });
+  const config = opts.config ? opts.config(loaded) : loaded;
   const url = opts.databaseUrl ?? (opts.backend === 'postgres' ? await freshPostgresUrl() : undefined);
   const services = await openServices(config, { database: url ? { url } : 'memory' });
   const app = await buildApp(opts.storage ? { ...services, storage: opts.storage(services.storage) } : services, { logStream: opts.logStream });

@@ -564,3 +564,27 @@ export const fileChunks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.storedName, t.part] })],
 );
+
+/**
+ * A browser's Web Push subscription (RFC 8030/8291): where to POST and the keys to encrypt for. The endpoint is a
+ * capability URL, unique across users: a device signed in to another account moves it (server/services/push-subscriptions.ts).
+ * Not synced: the server alone uses it to send.
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.uid, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    /** The browser's P-256 public key (65 bytes) and auth secret (16 bytes), base64url as PushSubscription.toJSON() gives them. */
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    /** When the push service ends the subscription, if it says (PushSubscription.expirationTime). */
+    expirationTime: timestamp('expiration_time', { withTimezone: true, mode: 'string' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint').on(t.endpoint), index('push_subscriptions_user').on(t.userId, t.createdAt)],
+);

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+/**
+ * Web Push subscriptions as the browser gives them (PushSubscription.toJSON()) and the rules the server keeps for
+ * them. Endpoints are capability URLs: whoever knows one can push to that device, so they travel in bodies only.
+ */
+
+/** Push services' endpoints run to a few hundred characters; the cap keeps a row small. */
+export const MAX_ENDPOINT_LENGTH = 2000;
+/** Devices one user may subscribe: a phone, a laptop, a tablet and a few stale ones, not a thousand. */
+export const MAX_SUBSCRIPTIONS_PER_USER = 10;
+
+/** The bytes of a base64url string (padded or not), or null; atob, so the browser's code can use it too. */
+function base64urlBytes(value: string): Uint8Array | null {
+  if (!/^[A-Za-z0-9_-]*={0,2}$/.test(value)) return null;
+  try {
+    const binary = atob(value.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/'));
+    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+const base64urlOf = (bytes: number, what: string) =>
+  z
+    .string()
+    .max(200, `${what} must be ${bytes} bytes`)
+    .refine((v) => base64urlBytes(v)?.length === bytes, `${what} must be ${bytes} bytes of base64url`);
+
+const Endpoint = z
+  .string()
+  .max(MAX_ENDPOINT_LENGTH, `endpoint must be at most ${MAX_ENDPOINT_LENGTH} characters`)
+  .refine((v) => URL.canParse(v) && ['https:', 'http:'].includes(new URL(v).protocol), 'endpoint must be an https: URL');
+
+/** POST /api/push/subscriptions: the browser's PushSubscription JSON. */
+export const PushSubscriptionBody = z.strictObject({
+  endpoint: Endpoint,
+  /** Milliseconds since the epoch, or null when the push service gives no end. */
+  expirationTime: z.number().int().nonnegative().nullable().optional(),
+  keys: z.strictObject({
+    /** The browser's uncompressed P-256 public key. */
+    p256dh: base64urlOf(65, 'keys.p256dh').refine((v) => base64urlBytes(v)?.[0] === 4, 'keys.p256dh must be an uncompressed P-256 key'),
+    /** The shared authentication secret. */
+    auth: base64urlOf(16, 'keys.auth'),
+  }),
+});
+export type PushSubscriptionBody = z.infer<typeof PushSubscriptionBody>;
+
+/** DELETE /api/push/subscriptions: which device to forget. */
+export const PushUnsubscribeBody = z.strictObject({ endpoint: Endpoint });
+export type PushUnsubscribeBody = z.infer<typeof PushUnsubscribeBody>;
+
+/** What the caller sees of a subscription: never the keys, and only their own. */
+export const PushSubscriptionItem = z.object({
+  id: z.string(),
+  endpoint: z.string(),
+  expirationTime: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PushSubscriptionItem = z.infer<typeof PushSubscriptionItem>;
+
+export const PushPublicKey = z.object({ publicKey: z.string() });
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Why an endpoint is refused, or null. Production takes https: only; the local stack also takes plain http on
+ * loopback, so tests and `npm start` can run a push receiver of their own.
+ */
+export function endpointProblem(endpoint: string, local: boolean): string | null {
+  const url = new URL(endpoint);
+  if (url.protocol === 'https:') return null;
+  if (local && url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return null;
+  return local ? 'endpoint must be an https: URL, or http: on 127.0.0.1 or localhost' : 'endpoint must be an https: URL';
+}
