@@ -1,0 +1,7 @@
+// http_ece ships no types; the push receiver uses its decrypt only.
+declare module 'http_ece' {
+  import type { ECDH } from 'node:crypto';
+  export function decrypt(buffer: Buffer, params: { version: 'aes128gcm'; privateKey: ECDH; authSecret: string | Buffer }): Buffer;
+  const ece: { decrypt: typeof decrypt };
+  export default ece;
+}
