@@ -84,6 +84,14 @@ describe.each(backends())('sendPush to a push receiver (%s)', (backend) => {
     expect(await sendPush(deps(), device, 'hello', options())).toEqual({ outcome: 'sent', status: 201 });
   });
 
+  it('reports a push service that does not answer in time as worth a retry', async () => {
+    const device = await subscribedDevice();
+    receiver.script(device.endpoint, { status: 201, hang: true });
+    const result = await sendPush(deps(), device, 'hello', { ...options(), timeoutMs: 300 });
+    expect(result).toEqual({ outcome: 'retry', status: null, retryAfterSeconds: null, error: 'no answer within 300 ms' });
+    expect(await stillSaved(device.id)).toBe(true);
+  });
+
   it('reports a push service that cannot be reached as worth a retry', async () => {
     const device = await subscribedDevice();
     // Port 9 (discard) on loopback: nothing listens there, so the connection is refused.

@@ -32,6 +32,8 @@ export interface ReceivedPush {
 export interface Answer {
   status: number;
   headers?: Record<string, string>;
+  /** Never answer (until close): a push service that hangs, for the sender's timeout. */
+  hang?: boolean;
 }
 
 export interface PushReceiver {
@@ -81,8 +83,10 @@ export async function startPushReceiver(opts: { vapidPublicKey: string }): Promi
         ? { status: problems.includes('unknown endpoint') ? 404 : jwtRefused ? 403 : 400 }
         : (scripted ?? { status: 201 });
       received.push({ endpoint, headers: req.headers, payload, claims, problems, status: answer.status });
-      res.writeHead(answer.status, answer.headers ?? {});
-      res.end(problems.join('; '));
+      if (!answer.hang) {
+        res.writeHead(answer.status, answer.headers ?? {});
+        res.end(problems.join('; '));
+      }
       for (const w of [...waiters]) {
         if (received.length >= w.n) {
           waiters.splice(waiters.indexOf(w), 1);
@@ -112,7 +116,12 @@ export async function startPushReceiver(opts: { vapidPublicKey: string }): Promi
       if (received.length >= n) return Promise.resolve(received.slice());
       return new Promise((resolve) => waiters.push({ n, resolve }));
     },
-    close: () => new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        // Hanging requests hold their connections open; close does not wait for them.
+        server.closeAllConnections();
+      }),
   };
 }
 
