@@ -65,12 +65,18 @@ export const PushPublicKey = z.object({ publicKey: z.string() });
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
- * Why an endpoint is refused, or null. Production takes https: only; the local stack also takes plain http on
- * loopback, so tests and `npm start` can run a push receiver of their own.
+ * Why an endpoint is refused, or null. Outside the local stack: https: on a known push service's host (`pushHosts`,
+ * a host or a subdomain of one), so the server never POSTs to an address a caller picked. The local stack takes any
+ * https: URL and plain http on loopback, so tests and `npm start` can run a push receiver of their own.
  */
-export function endpointProblem(endpoint: string, local: boolean): string | null {
+export function endpointProblem(endpoint: string, rules: { local: boolean; pushHosts: readonly string[] }): string | null {
   const url = new URL(endpoint);
-  if (url.protocol === 'https:') return null;
-  if (local && url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return null;
-  return local ? 'endpoint must be an https: URL, or http: on 127.0.0.1 or localhost' : 'endpoint must be an https: URL';
+  if (rules.local) {
+    if (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname))) return null;
+    return 'endpoint must be an https: URL, or http: on 127.0.0.1 or localhost';
+  }
+  if (url.protocol !== 'https:') return 'endpoint must be an https: URL';
+  const host = url.hostname.toLowerCase();
+  if (!rules.pushHosts.some((h) => host === h || host.endsWith(`.${h}`))) return 'endpoint must be on a known push service';
+  return null;
 }

@@ -159,3 +159,13 @@ describe('VAPID keys', () => {
     expect(loadConfig({ ...local(), VAPID_PUBLIC_KEY: given.publicKey, VAPID_PRIVATE_KEY: given.privateKey }).vapid.publicKey).toBe(given.publicKey);
   });
 });
+
+describe('PUSH_ENDPOINT_HOSTS', () => {
+  it("defaults to the browsers' push services and takes a list of host names", () => {
+    expect(loadConfig(production).PUSH_ENDPOINT_HOSTS).toEqual(['fcm.googleapis.com', 'updates.push.services.mozilla.com', 'web.push.apple.com', 'notify.windows.com']);
+    expect(loadConfig({ ...production, PUSH_ENDPOINT_HOSTS: ' Push.Example.net , fcm.googleapis.com' }).PUSH_ENDPOINT_HOSTS).toEqual(['push.example.net', 'fcm.googleapis.com']);
+    for (const bad of [',', 'https://push.example.net', 'push example']) {
+      expect(() => loadConfig({ ...production, PUSH_ENDPOINT_HOSTS: bad }), bad).toThrow(/PUSH_ENDPOINT_HOSTS must be a comma-separated list of host names/);
+    }
+  });
+});

@@ -48,6 +48,16 @@ const Env = z
     VAPID_PRIVATE_KEY: z.string().refine((k) => base64urlBytes(k)?.length === 32, 'VAPID_PRIVATE_KEY must be a P-256 private key (32 bytes, base64url)').optional(),
     /** Who push services contact about our pushes: Apple refuses anything but a mailto: or https: URL. */
     VAPID_SUBJECT: z.string().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/[^\s/]+\S*)$/, 'VAPID_SUBJECT must be a mailto: or https: URL').optional(),
+    /**
+     * The push services' hosts an endpoint may name outside the local stack (a host or any subdomain of one,
+     * comma-separated): browsers' subscriptions point at these, and the server never POSTs to any other address
+     * a caller hands it. Defaults: Chrome/Edge (FCM), Firefox (Mozilla autopush), Safari (Apple), Windows (WNS).
+     */
+    PUSH_ENDPOINT_HOSTS: z
+      .string()
+      .default('fcm.googleapis.com,updates.push.services.mozilla.com,web.push.apple.com,notify.windows.com')
+      .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
+      .refine((hosts) => hosts.length > 0 && hosts.every((h) => /^[a-z0-9.-]+$/.test(h)), 'PUSH_ENDPOINT_HOSTS must be a comma-separated list of host names'),
     UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     PUBLIC_URL: z.string().url().optional(),
     /** Proxy addresses whose X-Forwarded-For is believed (comma-separated); none by default, so rate limits can't be dodged. */

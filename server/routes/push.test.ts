@@ -141,13 +141,30 @@ describe.each(backends())('push subscriptions outside the local stack (%s)', (ba
   });
   afterAll(() => t?.close());
 
-  it('refuses plain http endpoints, loopback too, and takes https', async () => {
-    for (const endpoint of ['http://127.0.0.1:9/push/a', 'http://localhost:9/push/b', 'http://[::1]:9/push/c']) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/push/subscriptions', headers: alice.headers, payload: browserSubscription(endpoint) });
+  const subscribe = (endpoint: string) => t.app.inject({ method: 'POST', url: '/api/push/subscriptions', headers: alice.headers, payload: browserSubscription(endpoint) });
+
+  it('refuses plain http endpoints, loopback too', async () => {
+    for (const endpoint of ['http://127.0.0.1:9/push/a', 'http://localhost:9/push/b', 'http://[::1]:9/push/c', 'http://fcm.googleapis.com/fcm/send/x']) {
+      const res = await subscribe(endpoint);
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().error).toMatchObject({ code: 'BAD_PUSH_ENDPOINT', message: 'endpoint must be an https: URL' });
     }
-    const https = await t.app.inject({ method: 'POST', url: '/api/push/subscriptions', headers: alice.headers, payload: browserSubscription() });
-    expect(https.statusCode, https.body).toBe(201);
+  });
+
+  it("takes https endpoints of the browsers' push services only, so the server never POSTs where a caller points it", async () => {
+    for (const endpoint of [
+      'https://fcm.googleapis.com/fcm/send/abc:def',
+      'https://updates.push.services.mozilla.com/wpush/v2/gAAAA',
+      'https://web.push.apple.com/QGx',
+      'https://wns2-par02p.notify.windows.com/w/?token=x',
+    ]) {
+      const res = await subscribe(endpoint);
+      expect(res.statusCode, `${endpoint}: ${res.body}`).toBe(201);
+    }
+    for (const endpoint of ['https://push.example.net/send/1', 'https://fcm.googleapis.com.attacker.example/x', 'https://evilfcm.googleapis.com.example/x', 'https://169.254.169.254/latest/meta-data', 'https://notify.windows.com.evil.example/x']) {
+      const res = await subscribe(endpoint);
+      expect(res.statusCode, `${endpoint}: ${res.body}`).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'BAD_PUSH_ENDPOINT', message: 'endpoint must be on a known push service' });
+    }
   });
 });

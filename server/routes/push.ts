@@ -32,7 +32,7 @@ export async function pushRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      checkEndpoint(request.body.endpoint, app.config.local);
+      checkEndpoint(request.body.endpoint, { local: app.config.local, pushHosts: app.config.PUSH_ENDPOINT_HOSTS });
       const { row, created } = await saveSubscription(app.db, request.user.uid, request.body);
       return reply.code(created ? 201 : 200).send({ data: toPushSubscriptionItem(row) });
     },
@@ -51,7 +51,7 @@ export async function pushRoutes(app: FastifyInstance) {
   );
 }
 
-function checkEndpoint(endpoint: string, local: boolean) {
-  const problem = endpointProblem(endpoint, local);
+function checkEndpoint(endpoint: string, rules: { local: boolean; pushHosts: readonly string[] }) {
+  const problem = endpointProblem(endpoint, rules);
   if (problem) throw new HttpError(400, 'BAD_PUSH_ENDPOINT', problem);
 }
