@@ -104,7 +104,7 @@ export default tseslint.config(
             { target: './server/plugins', from: './server/routes', message: 'A plugin does not import server/routes: share through server/services.' },
             { target: './server/services', from: './server/routes', message: 'Services sit below the routes: a service does not import server/routes.' },
             {
-              target: ['./server/serialize', './server/files', './server/auth', './server/platform', './server/tracking', './server/seed', './server/backup', './server/sync'],
+              target: ['./server/serialize', './server/files', './server/auth', './server/platform', './server/tracking', './server/seed', './server/backup', './server/sync', './server/notify'],
               from: './server/routes',
               message: 'Only server/app.ts mounts the routes: nothing below them imports server/routes.',
             },
@@ -120,7 +120,7 @@ export default tseslint.config(
             },
             {
               target: './server/db',
-              from: ['./server/routes', './server/plugins', './server/services', './server/serialize', './server/files', './server/auth', './server/tracking', './server/seed', './server/sync'],
+              from: ['./server/routes', './server/plugins', './server/services', './server/serialize', './server/files', './server/auth', './server/tracking', './server/seed', './server/sync', './server/notify'],
               message: 'server/db is the bottom layer: it imports none of the layers above it.',
             },
           ],
