@@ -35,8 +35,8 @@ const Endpoint = z
 /** POST /api/push/subscriptions: the browser's PushSubscription JSON. */
 export const PushSubscriptionBody = z.strictObject({
   endpoint: Endpoint,
-  /** Milliseconds since the epoch, or null when the push service gives no end. */
-  expirationTime: z.number().int().nonnegative().nullable().optional(),
+  /** Milliseconds since the epoch, or null when the push service gives no end; at most a Date's range (year 275760). */
+  expirationTime: z.number().nonnegative('expirationTime must be a time in milliseconds').max(8.64e15, 'expirationTime must be a time in milliseconds').nullable().optional(),
   keys: z.strictObject({
     /** The browser's uncompressed P-256 public key. */
     p256dh: base64urlOf(65, 'keys.p256dh').refine((v) => base64urlBytes(v)?.[0] === 4, 'keys.p256dh must be an uncompressed P-256 key'),

@@ -104,6 +104,8 @@ describe.each(backends())('push subscriptions (%s)', (backend) => {
       ['a huge endpoint', { ...good, endpoint: `https://push.example.net/${'a'.repeat(2000)}` }],
       ['an unknown field', { ...good, extra: 1 }],
       ['a negative expiry', { ...good, expirationTime: -5 }],
+      ['an expiry past any date', { ...good, expirationTime: 1e20 }],
+      ['an expiry as text', { ...good, expirationTime: '2027-01-01' }],
       ['plain http on another host', { ...good, endpoint: 'http://push.example.net/x' }],
     ];
     for (const [what, payload] of bad) {

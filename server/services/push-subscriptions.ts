@@ -28,7 +28,7 @@ export async function saveSubscription(db: Db, uid: string, body: PushSubscripti
       userId: uid,
       p256dh: body.keys.p256dh,
       auth: body.keys.auth,
-      expirationTime: body.expirationTime == null ? null : new Date(body.expirationTime).toISOString(),
+      expirationTime: body.expirationTime == null ? null : new Date(Math.round(body.expirationTime)).toISOString(),
     };
     const [row] = await tx
       .insert(pushSubscriptions)
