@@ -2,7 +2,7 @@ import { createECDH, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SUBSCRIPTIONS_PER_USER } from '../../domain/push.ts';
-import { pushSubscriptions } from '../db/schema.ts';
+import { pushSubscriptions, users } from '../db/schema.ts';
 import { backends, createTestApp, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
 
 const skip = postgresSkipReason();
@@ -123,6 +123,14 @@ describe.each(backends())('push subscriptions (%s)', (backend) => {
       const res = await subscribe(alice, browserSubscription(endpoint));
       expect(res.statusCode, res.body).toBe(201);
     }
+  });
+
+  it("goes with the account: deleting a user deletes their subscriptions", async () => {
+    const dave = await t.user({ client: true });
+    expect((await subscribe(dave, browserSubscription())).statusCode).toBe(201);
+    expect(await rowsOf(dave)).toHaveLength(1);
+    await t.services.db.delete(users).where(eq(users.uid, dave.uid));
+    expect(await rowsOf(dave)).toHaveLength(0);
   });
 
   it('is listed in the OpenAPI document', async () => {
