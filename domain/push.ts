@@ -80,3 +80,27 @@ export function endpointProblem(endpoint: string, rules: { local: boolean; pushH
   if (!rules.pushHosts.some((h) => host === h || host.endsWith(`.${h}`))) return 'endpoint must be on a known push service';
   return null;
 }
+
+/**
+ * What a push carries (encrypted end to end, RFC 8291), read by the service worker: the delivery's id (a repeat of
+ * the same id replaces the shown notification instead of alerting again), the texts shown, the same-origin path a
+ * click opens, and the tag that groups a subject's notifications. Neutral texts unless the user chose details.
+ */
+export const PushPayload = z.object({
+  v: z.literal(1),
+  id: z.string().max(100),
+  title: z.string().max(200),
+  body: z.string().max(1000),
+  url: z.string().startsWith('/').max(500),
+  tag: z.string().max(200),
+});
+export type PushPayload = z.infer<typeof PushPayload>;
+
+/** PUT /api/seen: the newest thing of a thread or request the app showed (an email about it need not go). */
+export const SeenBody = z.discriminatedUnion('kind', [
+  /** The newest reply shown in a support thread. */
+  z.strictObject({ kind: z.literal('thread'), id: z.uuid('id must be a thread id'), replyId: z.uuid('replyId must be a reply id').nullable() }),
+  /** A request as shown: its updatedAt (the feed's, in milliseconds). */
+  z.strictObject({ kind: z.literal('request'), id: z.uuid('id must be a request id'), updatedAt: z.iso.datetime({ offset: true }) }),
+]);
+export type SeenBody = z.infer<typeof SeenBody>;

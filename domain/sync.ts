@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RequestStatus } from './enums.ts';
 import { BusinessSettings } from './business-settings.ts';
+import { NotificationPreferences } from './notification-preferences.ts';
 import { NotificationRead } from './notification-reads.ts';
 import { ContactReply, ContactRequest, Deal, NotificationItem, ProductRequest, Profile, RefundRequest, StatusChange, UserFile } from './schemas.ts';
 import type { ToolNameBackend } from './tools.ts';
@@ -86,6 +87,8 @@ export const syncedTables = {
   notificationReads: syncedTable({ row: NotificationRead, indexes: 'userId', addedLater: true }),
   /** The business's settings (one row, the same for every user), when they changed. */
   businessSettings: syncedTable({ row: BusinessSettings, indexes: 'id', addedLater: true }),
+  /** The user's notification choices (one row), when they changed. */
+  notificationPreferences: syncedTable({ row: NotificationPreferences, indexes: 'userId', addedLater: true }),
 };
 
 // ---- what the declarations give: the page's schemas, the empty page, the tolerant reader, the stores ----

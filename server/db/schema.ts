@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { type AnyPgColumn, bigint, bigserial, boolean, check, index, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid, integer, customType } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, bigserial, boolean, check, index, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, unique, uuid, integer, customType } from 'drizzle-orm/pg-core';
 import { activityStatuses, refundTypes, requestStatuses } from '../../domain/enums.ts';
 import type { Cents } from '../../domain/money.ts';
 import { toolNamesBackend } from '../../domain/tools.ts';
@@ -587,4 +587,106 @@ export const pushSubscriptions = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('push_subscriptions_endpoint').on(t.endpoint), index('push_subscriptions_user').on(t.userId, t.createdAt)],
+);
+
+/**
+ * Each user's notification choices (domain/notification-preferences.ts): one row, made by a trigger on users
+ * (migrations/0020) with everything on and the lock screen neutral. A synced row: its seq comes from change_seq.
+ */
+export const notificationPreferences = pgTable('notification_preferences', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.uid, { onDelete: 'cascade' }),
+  generalUpdates: boolean('general_updates').notNull().default(true),
+  personalUpdates: boolean('personal_updates').notNull().default(true),
+  email: boolean('email').notNull().default(true),
+  push: boolean('push').notNull().default(true),
+  lockScreenDetails: boolean('lock_screen_details').notNull().default(false),
+  staffLeads: boolean('staff_leads').notNull().default(true),
+  staffRequests: boolean('staff_requests').notNull().default(true),
+  staffMessages: boolean('staff_messages').notNull().default(true),
+  staffRefunds: boolean('staff_refunds').notNull().default(true),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+  seq: seq(),
+});
+
+export const deliveryChannels = ['push', 'email', 'fanout'] as const;
+export const deliveryStates = ['queued', 'sending', 'sent', 'skipped', 'failed', 'unknown'] as const;
+
+/**
+ * One message to one person on one channel, written in the transaction of the change it tells about
+ * (docs/decisions/029-deliveries.md), so a change that rolls back sends nothing and a crash after the commit loses
+ * nothing. A general notification is one `fanout` row (no recipient) that the worker expands page by page.
+ * `event_key` names the causing row: a rerun of the same change finds its rows there and writes none.
+ */
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    eventKind: text('event_kind').notNull(),
+    eventKey: text('event_key').notNull(),
+    recipientUid: text('recipient_uid').references(() => users.uid, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: deliveryChannels }).notNull(),
+    /** What the texts are made of (domain/notify-events.ts): references, amounts, ids for the link. */
+    facts: jsonb('facts').notNull(),
+    /** The in-app notification this tells about: read in the app (the marker passed it) means no email. */
+    notificationId: uuid('notification_id'),
+    /** A thread or request whose opening in the app also counts as read (seen_marks). */
+    seenKind: text('seen_kind', { enum: ['thread', 'request'] }),
+    seenId: text('seen_id'),
+    state: text('state', { enum: deliveryStates }).notNull().default('queued'),
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'string' }),
+    claimedBy: text('claimed_by'),
+    /** An email row gathered into another row's digest: sent (or not) with it. */
+    digestOf: uuid('digest_of'),
+    /** A fan-out's progress: the last user id it expanded. */
+    cursor: text('cursor'),
+    skipReason: text('skip_reason'),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'string' }),
+  },
+  (t) => [
+    unique('deliveries_event_recipient_channel').on(t.eventKey, t.recipientUid, t.channel).nullsNotDistinct(),
+    index('deliveries_due').on(t.dueAt, t.id).where(sql`state = 'queued'`),
+    index('deliveries_lease').on(t.leaseUntil).where(sql`state = 'sending'`),
+    index('deliveries_recipient_email').on(t.recipientUid, t.dueAt).where(sql`state = 'queued' AND channel = 'email'`),
+    index('deliveries_trouble').on(t.finishedAt).where(sql`state IN ('failed', 'unknown')`),
+    index('deliveries_created').on(t.createdAt),
+  ],
+);
+
+/** The devices a push delivery reached: a retry sends only to the others, so no device gets it twice. */
+export const pushSends = pgTable(
+  'push_sends',
+  {
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => pushSubscriptions.id, { onDelete: 'cascade' }),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.deliveryId, t.subscriptionId] })],
+);
+
+/**
+ * How far a user has seen a support thread or a request in the app (PUT /api/seen): an email about something they
+ * have already seen is not sent. Only forward; not synced.
+ */
+export const seenMarks = pgTable(
+  'seen_marks',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.uid, { onDelete: 'cascade' }),
+    subjectKind: text('subject_kind', { enum: ['thread', 'request'] }).notNull(),
+    subjectId: text('subject_id').notNull(),
+    seenUpTo: timestamp('seen_up_to', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.subjectKind, t.subjectId] })],
 );

@@ -1,7 +1,8 @@
 import type { ContactReply, ContactRequest, NotificationItem, ThreadStatus, UserFile } from '../../domain/schemas.ts';
 import type { StaffNote, StaffThread } from '../../domain/staff.ts';
 import type { NotificationRead } from '../../domain/notification-reads.ts';
-import type { contactReplies, contactRequests, files, notificationReads, notifications, staffNotes } from '../db/schema.ts';
+import type { NotificationPreferences } from '../../domain/notification-preferences.ts';
+import type { contactReplies, contactRequests, files, notificationPreferences, notificationReads, notifications, staffNotes } from '../db/schema.ts';
 
 /**
  * Row → API shape for notifications, contact requests and files. The REST routes and the sync feed
@@ -9,6 +10,12 @@ import type { contactReplies, contactRequests, files, notificationReads, notific
  */
 export function toNotification(row: typeof notifications.$inferSelect): NotificationItem {
   return { id: row.id, message: row.message, createdAt: iso(row.createdAt), userId: row.userId ?? null };
+}
+
+/** The user's notification choices as the feed and PUT /api/user/notification-preferences send them. */
+export function toNotificationPreferences(row: typeof notificationPreferences.$inferSelect): NotificationPreferences {
+  const { seq: _seq, updatedAt, ...switches } = row;
+  return { ...switches, updatedAt: iso(updatedAt) };
 }
 
 export function toNotificationRead(row: typeof notificationReads.$inferSelect): NotificationRead {

@@ -3,9 +3,9 @@ import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Profile } from '../../domain/schemas.ts';
 import type { SyncList, SyncPage } from '../../domain/sync.ts';
 import type { Db } from '../db/client.ts';
-import { businessSettings, contactReplies, contactRequests, deals, files, notificationReads, notifications, productRequests, refunds, trackingLinks, users } from '../db/schema.ts';
+import { businessSettings, contactReplies, contactRequests, deals, files, notificationPreferences, notificationReads, notifications, productRequests, refunds, trackingLinks, users } from '../db/schema.ts';
 import { toDeal, toProfile, toRefund } from '../serialize/rows.ts';
-import { toContactReply, toContactRequest, toNotification, toNotificationRead, toUserFile } from '../serialize/messages.ts';
+import { toContactReply, toContactRequest, toNotification, toNotificationPreferences, toNotificationRead, toUserFile } from '../serialize/messages.ts';
 import type { SignedLinks } from '../files/signed-links.ts';
 import { toBusinessSettings } from '../services/business-settings.ts';
 import { toTrackingLink } from '../tracking/links.ts';
@@ -115,6 +115,12 @@ export const feedSources = {
     owned: (uid) => eq(notificationReads.userId, uid),
     single: true,
     serialize: toNotificationRead,
+  }),
+  notificationPreferences: serializedSource({
+    table: notificationPreferences,
+    owned: (uid) => eq(notificationPreferences.userId, uid),
+    single: true,
+    serialize: toNotificationPreferences,
   }),
   // The business settings: one row, everyone's (like a general notification).
   businessSettings: serializedSource({ table: businessSettings, owned: () => sql`true`, single: true, serialize: toBusinessSettings }),

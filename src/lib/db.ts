@@ -131,6 +131,7 @@ export const STORE_VERSIONS: Record<string, string | null>[] = [
   { requests: 'id, status, Created_Time, [productRequestType+Created_Time]', deals: 'id' },
   // 9: the outbox's command id is named so (it was `id`): its unique index follows (upgrade below).
   { outbox: '++seq, &commandId, status' },
+  { notificationPreferences: 'userId' },
 ];
 
 // The synced tables' properties come from their declarations (SyncedTables); Dexie defines them on the instance.

@@ -1,0 +1,182 @@
+import type { PreferenceField } from './notification-preferences.ts';
+
+/**
+ * The events that reach people outside the app (push and email), who hears of each, and the words they read
+ * (docs/decisions/029-deliveries.md). The server writes one delivery per recipient and channel in the transaction
+ * of the change; the worker turns it into a push or an email with the texts below. Every text is a function of the
+ * event's facts, so translating them is replacing this table.
+ *
+ * A lock screen is often seen by others: a push says only the product name and a neutral line unless the person
+ * turned on "Show details on the lock screen". Mail names the reference and the screen, never amounts, names or
+ * message text (a victim's mailbox is often in the scammer's hands).
+ */
+
+/** The product's name as a lock screen and a mailbox show it: the installed app's short name. */
+export const PRODUCT_NAME = 'Recovery';
+
+export interface EventFacts {
+  /** The request it is about, its tool (for the link) and its reference ("BD-0003"). */
+  requestId?: string;
+  tool?: string;
+  ref?: string;
+  /** The support thread it is about, and its subject (only in the staff's texts). */
+  threadId?: string;
+  /** The client a staff event is about. */
+  clientUid?: string;
+  clientName?: string;
+  /** A refund's outcome. */
+  approved?: boolean;
+  /** The final report can be downloaded (paid in full). */
+  downloadable?: boolean;
+}
+
+type Audience = 'client' | 'staff';
+/**
+ * general: the "General Updates" switch; personal: "Personal Updates"; essential: payments, which reach the client
+ * whatever they chose (and are rare); staff: the staff switch named by `staffSwitch`.
+ */
+export type DeliveryCategory = 'general' | 'personal' | 'essential' | 'staff';
+
+interface EventDefinition {
+  audience: Audience;
+  category: DeliveryCategory;
+  /** For staff events: the staff switch that turns it off. */
+  staffSwitch?: PreferenceField;
+  /** The screen a click opens: a same-origin path of ids only. */
+  url: (facts: EventFacts) => string;
+  /** What opening in the app counts as having seen it (besides the notification's read marker). */
+  seen?: (facts: EventFacts) => { kind: 'thread' | 'request'; id: string } | null;
+  /** The neutral line of a push (lock screen default) and of an email's first paragraph. */
+  neutral: (facts: EventFacts) => string;
+  /** An email's subject: the product name and a neutral line, never a detail. */
+  subject: (facts: EventFacts) => string;
+  /** A staff event's detailed line (clients' details are their in-app notification's text). */
+  detail?: (facts: EventFacts) => string;
+}
+
+const requestUrl = (f: EventFacts) => (f.tool && f.requestId ? `/tool/${encodeURIComponent(f.tool)}?request=${encodeURIComponent(f.requestId)}` : '/');
+const seenRequest = (f: EventFacts) => (f.requestId ? { kind: 'request' as const, id: f.requestId } : null);
+const ofRequest = (f: EventFacts) => (f.ref ? ` (${f.ref})` : '');
+const update = 'You have a new update';
+
+export const deliveryEvents = {
+  // ---- clients ----
+  reply: {
+    audience: 'client',
+    category: 'personal',
+    url: (f) => (f.threadId ? `/contact-requests?thread=${encodeURIComponent(f.threadId)}` : '/contact-requests'),
+    seen: (f) => (f.threadId ? { kind: 'thread', id: f.threadId } : null),
+    neutral: () => 'Support replied to your message',
+    subject: () => `${PRODUCT_NAME}: Support replied to your message`,
+  },
+  priced: {
+    audience: 'client',
+    category: 'personal',
+    url: requestUrl,
+    seen: seenRequest,
+    neutral: () => update,
+    subject: (f) => `${PRODUCT_NAME}: your request${ofRequest(f)} is ready to pay`,
+  },
+  workStarted: {
+    audience: 'client',
+    category: 'personal',
+    url: requestUrl,
+    seen: seenRequest,
+    neutral: () => update,
+    subject: (f) => `${PRODUCT_NAME}: work has started on your request${ofRequest(f)}`,
+  },
+  reportReady: {
+    audience: 'client',
+    category: 'personal',
+    url: requestUrl,
+    seen: seenRequest,
+    neutral: () => update,
+    subject: (f) => `${PRODUCT_NAME}: your request${ofRequest(f)} is done`,
+  },
+  rejected: {
+    audience: 'client',
+    category: 'personal',
+    url: requestUrl,
+    seen: seenRequest,
+    neutral: () => update,
+    subject: (f) => `${PRODUCT_NAME}: an update on your request${ofRequest(f)}`,
+  },
+  payment: {
+    audience: 'client',
+    category: 'essential',
+    url: () => '/settings?tab=billings',
+    neutral: () => update,
+    subject: (f) => `${PRODUCT_NAME}: payment received${ofRequest(f)}`,
+  },
+  refundDecided: {
+    audience: 'client',
+    category: 'personal',
+    url: requestUrl,
+    seen: seenRequest,
+    neutral: () => update,
+    subject: (f) => `${PRODUCT_NAME}: your refund request${ofRequest(f)} was decided`,
+  },
+  notification: {
+    audience: 'client',
+    category: 'personal',
+    url: () => '/notifications',
+    neutral: () => update,
+    subject: () => `${PRODUCT_NAME}: you have a new notification`,
+  },
+  generalNotification: {
+    audience: 'client',
+    category: 'general',
+    url: () => '/notifications',
+    neutral: () => update,
+    subject: () => `${PRODUCT_NAME}: you have a new notification`,
+  },
+  // ---- staff ----
+  newLead: {
+    audience: 'staff',
+    category: 'staff',
+    staffSwitch: 'staffLeads',
+    url: (f) => (f.clientUid ? `/staff/clients/${encodeURIComponent(f.clientUid)}` : '/staff'),
+    neutral: () => 'A new lead is awaiting approval',
+    subject: () => `${PRODUCT_NAME}: a new lead is awaiting approval`,
+    detail: (f) => `${f.clientName ?? 'A new client'} filled in the initial form and is awaiting approval.`,
+  },
+  newRequest: {
+    audience: 'staff',
+    category: 'staff',
+    staffSwitch: 'staffRequests',
+    url: (f) => (f.requestId ? `/staff/requests/${encodeURIComponent(f.requestId)}` : '/staff'),
+    neutral: () => 'A new request is waiting to be priced',
+    subject: () => `${PRODUCT_NAME}: a new request to price`,
+    detail: (f) => `${f.clientName ?? 'A client'} ordered a new request${ofRequest(f)}; it is waiting to be priced.`,
+  },
+  clientMessage: {
+    audience: 'staff',
+    category: 'staff',
+    staffSwitch: 'staffMessages',
+    url: (f) => (f.clientUid ? `/staff/clients/${encodeURIComponent(f.clientUid)}` : '/staff'),
+    neutral: () => 'A client wrote to support',
+    subject: () => `${PRODUCT_NAME}: a client message awaits an answer`,
+    detail: (f) => `${f.clientName ?? 'A client'} wrote to support and awaits an answer.`,
+  },
+  refundRequested: {
+    audience: 'staff',
+    category: 'staff',
+    staffSwitch: 'staffRefunds',
+    url: (f) => (f.requestId ? `/staff/requests/${encodeURIComponent(f.requestId)}` : '/staff'),
+    neutral: () => 'A new refund request',
+    subject: () => `${PRODUCT_NAME}: a new refund request`,
+    detail: (f) => `${f.clientName ?? 'A client'} asked for a refund${ofRequest(f)}.`,
+  },
+} satisfies Record<string, EventDefinition>;
+
+export type DeliveryEventKind = keyof typeof deliveryEvents;
+export const DELIVERY_EVENT_KINDS = Object.keys(deliveryEvents) as DeliveryEventKind[];
+
+export function eventDefinition(kind: string): EventDefinition | undefined {
+  return (deliveryEvents as Record<string, EventDefinition>)[kind];
+}
+
+/** An email's closing line: why it came, and that the portal never asks for passwords or payments by email. */
+export const EMAIL_FOOTER = 'You receive this because of your account on the portal. We never ask for passwords, codes or payments by email: open the portal to check anything we send.';
+export const DIGEST_SUBJECT = (count: number) => `${PRODUCT_NAME}: ${count} new updates`;
+export const OPEN_LINK = 'Open the portal';
