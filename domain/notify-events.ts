@@ -24,6 +24,8 @@ export interface EventFacts {
   /** The client a staff event is about. */
   clientUid?: string;
   clientName?: string;
+  /** The refund request it is about. */
+  refundId?: string;
   /** A refund's outcome. */
   approved?: boolean;
   /** The final report can be downloaded (paid in full). */
@@ -48,8 +50,8 @@ interface EventDefinition {
   seen?: (facts: EventFacts) => { kind: 'thread' | 'request'; id: string } | null;
   /** The neutral line of a push (lock screen default) and of an email's first paragraph. */
   neutral: (facts: EventFacts) => string;
-  /** An email's subject: the product name and a neutral line, never a detail. */
-  subject: (facts: EventFacts) => string;
+  /** What happened, neutrally, with at most the reference: an email's subject (after the product name) and its first line. */
+  line: (facts: EventFacts) => string;
   /** A staff event's detailed line (clients' details are their in-app notification's text). */
   detail?: (facts: EventFacts) => string;
 }
@@ -67,7 +69,7 @@ export const deliveryEvents = {
     url: (f) => (f.threadId ? `/contact-requests?thread=${encodeURIComponent(f.threadId)}` : '/contact-requests'),
     seen: (f) => (f.threadId ? { kind: 'thread', id: f.threadId } : null),
     neutral: () => 'Support replied to your message',
-    subject: () => `${PRODUCT_NAME}: Support replied to your message`,
+    line: () => `Support replied to your message`,
   },
   priced: {
     audience: 'client',
@@ -75,7 +77,7 @@ export const deliveryEvents = {
     url: requestUrl,
     seen: seenRequest,
     neutral: () => update,
-    subject: (f) => `${PRODUCT_NAME}: your request${ofRequest(f)} is ready to pay`,
+    line: (f) => `Your request${ofRequest(f)} is ready to pay`,
   },
   workStarted: {
     audience: 'client',
@@ -83,7 +85,7 @@ export const deliveryEvents = {
     url: requestUrl,
     seen: seenRequest,
     neutral: () => update,
-    subject: (f) => `${PRODUCT_NAME}: work has started on your request${ofRequest(f)}`,
+    line: (f) => `Work has started on your request${ofRequest(f)}`,
   },
   reportReady: {
     audience: 'client',
@@ -91,7 +93,7 @@ export const deliveryEvents = {
     url: requestUrl,
     seen: seenRequest,
     neutral: () => update,
-    subject: (f) => `${PRODUCT_NAME}: your request${ofRequest(f)} is done`,
+    line: (f) => `Your request${ofRequest(f)} is done`,
   },
   rejected: {
     audience: 'client',
@@ -99,14 +101,14 @@ export const deliveryEvents = {
     url: requestUrl,
     seen: seenRequest,
     neutral: () => update,
-    subject: (f) => `${PRODUCT_NAME}: an update on your request${ofRequest(f)}`,
+    line: (f) => `An update on your request${ofRequest(f)}`,
   },
   payment: {
     audience: 'client',
     category: 'essential',
     url: () => '/settings?tab=billings',
     neutral: () => update,
-    subject: (f) => `${PRODUCT_NAME}: payment received${ofRequest(f)}`,
+    line: (f) => `Payment received${ofRequest(f)}`,
   },
   refundDecided: {
     audience: 'client',
@@ -114,21 +116,21 @@ export const deliveryEvents = {
     url: requestUrl,
     seen: seenRequest,
     neutral: () => update,
-    subject: (f) => `${PRODUCT_NAME}: your refund request${ofRequest(f)} was decided`,
+    line: (f) => `Your refund request${ofRequest(f)} was decided`,
   },
   notification: {
     audience: 'client',
     category: 'personal',
     url: () => '/notifications',
     neutral: () => update,
-    subject: () => `${PRODUCT_NAME}: you have a new notification`,
+    line: () => `You have a new notification`,
   },
   generalNotification: {
     audience: 'client',
     category: 'general',
     url: () => '/notifications',
     neutral: () => update,
-    subject: () => `${PRODUCT_NAME}: you have a new notification`,
+    line: () => `You have a new notification`,
   },
   // ---- staff ----
   newLead: {
@@ -137,7 +139,7 @@ export const deliveryEvents = {
     staffSwitch: 'staffLeads',
     url: (f) => (f.clientUid ? `/staff/clients/${encodeURIComponent(f.clientUid)}` : '/staff'),
     neutral: () => 'A new lead is awaiting approval',
-    subject: () => `${PRODUCT_NAME}: a new lead is awaiting approval`,
+    line: () => `A new lead is awaiting approval`,
     detail: (f) => `${f.clientName ?? 'A new client'} filled in the initial form and is awaiting approval.`,
   },
   newRequest: {
@@ -146,7 +148,7 @@ export const deliveryEvents = {
     staffSwitch: 'staffRequests',
     url: (f) => (f.requestId ? `/staff/requests/${encodeURIComponent(f.requestId)}` : '/staff'),
     neutral: () => 'A new request is waiting to be priced',
-    subject: () => `${PRODUCT_NAME}: a new request to price`,
+    line: () => `A new request to price`,
     detail: (f) => `${f.clientName ?? 'A client'} ordered a new request${ofRequest(f)}; it is waiting to be priced.`,
   },
   clientMessage: {
@@ -155,7 +157,7 @@ export const deliveryEvents = {
     staffSwitch: 'staffMessages',
     url: (f) => (f.clientUid ? `/staff/clients/${encodeURIComponent(f.clientUid)}` : '/staff'),
     neutral: () => 'A client wrote to support',
-    subject: () => `${PRODUCT_NAME}: a client message awaits an answer`,
+    line: () => `A client message awaits an answer`,
     detail: (f) => `${f.clientName ?? 'A client'} wrote to support and awaits an answer.`,
   },
   refundRequested: {
@@ -164,7 +166,7 @@ export const deliveryEvents = {
     staffSwitch: 'staffRefunds',
     url: (f) => (f.requestId ? `/staff/requests/${encodeURIComponent(f.requestId)}` : '/staff'),
     neutral: () => 'A new refund request',
-    subject: () => `${PRODUCT_NAME}: a new refund request`,
+    line: () => `A new refund request`,
     detail: (f) => `${f.clientName ?? 'A client'} asked for a refund${ofRequest(f)}.`,
   },
 } satisfies Record<string, EventDefinition>;
@@ -178,5 +180,7 @@ export function eventDefinition(kind: string): EventDefinition | undefined {
 
 /** An email's closing line: why it came, and that the portal never asks for passwords or payments by email. */
 export const EMAIL_FOOTER = 'You receive this because of your account on the portal. We never ask for passwords, codes or payments by email: open the portal to check anything we send.';
-export const DIGEST_SUBJECT = (count: number) => `${PRODUCT_NAME}: ${count} new updates`;
+/** An email's subject: the product name and the neutral line, never a detail. */
+export const emailSubject = (line: string) => `${PRODUCT_NAME}: ${line}`;
+export const DIGEST_LINE = (count: number) => `${count} new updates`;
 export const OPEN_LINK = 'Open the portal';

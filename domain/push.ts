@@ -104,3 +104,30 @@ export const SeenBody = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('request'), id: z.uuid('id must be a request id'), updatedAt: z.iso.datetime({ offset: true }) }),
 ]);
 export type SeenBody = z.infer<typeof SeenBody>;
+
+/** A delivery as admins see it (GET /api/admin/deliveries): what it was, to whom, and why it did not go. */
+export const DeliveryItem = z.object({
+  id: z.string(),
+  eventKind: z.string(),
+  channel: z.enum(['push', 'email', 'fanout']),
+  recipientUid: z.string().nullable(),
+  recipientEmail: z.string().nullable(),
+  state: z.enum(['queued', 'sending', 'sent', 'skipped', 'failed', 'unknown']),
+  attempts: z.number().int(),
+  lastStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  skipReason: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type DeliveryItem = z.infer<typeof DeliveryItem>;
+
+export const DeliveryQuery = z.object({
+  /** Comma-separated states; by default the ones an admin acts on. */
+  state: z
+    .string()
+    .default('failed,unknown')
+    .transform((v) => v.split(',').map((s) => s.trim()))
+    .pipe(z.array(DeliveryItem.shape.state).min(1, 'state: name at least one state')),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});

@@ -18,6 +18,7 @@ import { faultAnswer, serviceFaultOf } from './platform/service-faults.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { configPlugin } from './plugins/config.ts';
 import { databasePlugin } from './plugins/database.ts';
+import { deliveriesPlugin } from './plugins/deliveries.ts';
 import { eventsPlugin } from './plugins/events.ts';
 import { dropAnswersPlugin, faultsPlugin } from './plugins/faults.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
@@ -30,6 +31,7 @@ import { trackingPlugin } from './plugins/tracking.ts';
 import { uploadsPlugin } from './plugins/uploads.ts';
 import { writeLimitsPlugin } from './plugins/write-limits.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { adminDeliveryRoutes } from './routes/admin-deliveries.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { eventRoutes } from './routes/events.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -81,13 +83,14 @@ export async function buildApp(services: Services, opts: { logger?: boolean; log
   return app;
 }
 
-/** The opened services as root decorators: app.config, app.database and app.db, app.identity, app.events, app.storage. */
+/** The opened services as root decorators: app.config, app.database and app.db, app.identity, app.events, app.storage, app.deliveries. */
 export async function registerServices(app: FastifyInstance, services: Services) {
   await app.register(configPlugin, { config: services.config });
   await app.register(databasePlugin, { database: services.database });
   await app.register(identityPlugin, { identity: services.identity });
   await app.register(eventsPlugin, { events: services.events });
   await app.register(storagePlugin, { storage: services.storage });
+  await app.register(deliveriesPlugin, { options: { email: services.config.EMAIL === 'on', emailDelaySeconds: services.config.EMAIL_DELAY_SECONDS } });
 }
 
 async function registerHttpPlugins(app: FastifyInstance) {
@@ -127,6 +130,7 @@ const routePlugins = [
   contactRoutes,
   fileRoutes,
   adminRoutes,
+  adminDeliveryRoutes,
   staffReadRoutes,
   staffActionRoutes,
   staffSupportRoutes,

@@ -58,6 +58,10 @@ const Env = z
       .default('fcm.googleapis.com,updates.push.services.mozilla.com,web.push.apple.com,notify.windows.com')
       .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
       .refine((hosts) => hosts.length > 0 && hosts.every((h) => /^[a-z0-9.-]+$/.test(h)), 'PUSH_ENDPOINT_HOSTS must be a comma-separated list of host names'),
+    /** Email on or off for this instance; off writes no email at all (docs/decisions/029-deliveries.md). */
+    EMAIL: z.enum(['on', 'off']).default('on'),
+    /** How long a client's email waits for them to see the update in the app (and gathers others into one mail). */
+    EMAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
     UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     PUBLIC_URL: z.string().url().optional(),
     /** Proxy addresses whose X-Forwarded-For is believed (comma-separated); none by default, so rate limits can't be dodged. */

@@ -34,10 +34,12 @@ async function ownThread(db: Db, uid: string, threadId: string, lock: boolean) {
 export async function openContactThread(app: FastifyInstance, request: FastifyRequest, uid: string, fields: { subject: string; message: string }) {
   const answer = await app.db.transaction(async (tx) => {
     const { row } = await openThread(tx, uid, fields, commandIdOf(request));
+    await app.deliveries.record(tx, { kind: 'clientMessage', key: `thread:${row.id}`, to: 'staff', facts: { threadId: row.id, clientUid: uid } });
     const data: { data: ContactRequest } = { data: toContactRequest(row) };
     await settleInTransaction(tx, request, 201, data);
     return data;
   });
+  await app.deliveries.wake();
   await app.events.poke(uid);
   return answer;
 }
@@ -69,10 +71,12 @@ export async function replyAsClient(app: FastifyInstance, request: FastifyReques
     const { row, created } = await appendClientReply(tx, thread, message, commandIdOf(request));
     // A rerun changes nothing more: the first attempt already reopened the thread.
     if (created) await reopenForReply(tx, thread);
+    await app.deliveries.record(tx, { kind: 'clientMessage', key: `clientReply:${row.id}`, to: 'staff', facts: { threadId: thread.id, clientUid: uid } });
     const data: { data: ContactReply } = { data: toContactReply(row) };
     await settleInTransaction(tx, request, 201, data);
     return data;
   });
+  await app.deliveries.wake();
   await app.events.poke(uid);
   return answer;
 }

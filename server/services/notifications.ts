@@ -8,6 +8,7 @@ import { toNotification, toNotificationRead } from '../serialize/messages.ts';
 import type { AuditRecord } from './audit.ts';
 import { settleInTransaction } from './command-ids.ts';
 import { staffWrite } from './staff-write.ts';
+import type { DeliveryEvent } from '../notify/record.ts';
 
 /** Notifications: what a user reads, how far they have read (docs/decisions/014-notification-read-state.md), and staff sending one. */
 
@@ -75,7 +76,11 @@ export async function sendNotification(app: FastifyInstance, request: FastifyReq
         before: null,
         after: { message, to: userId ?? 'everyone' },
       };
-      return { done: row, audit };
+      const deliver: DeliveryEvent =
+        userId === null
+          ? { kind: 'generalNotification', key: `notification:${row.id}`, to: 'everyone', facts: {}, notificationId: row.id }
+          : { kind: 'notification', key: `notification:${row.id}`, to: { uid: userId }, facts: {}, notificationId: row.id };
+      return { done: row, audit, deliver };
     },
     status: 201,
     answer: (row) => ({ data: toNotification(row) }),

@@ -13,6 +13,7 @@ import type { StoredFile } from '../files/storage.ts';
 import { clientName, toStaffDeal, toStaffRequest } from '../serialize/rows.ts';
 import type { AuditRecord } from './audit.ts';
 import { checkRequestVersion, lifecycleState, notAllowed, toolHeader } from './request-lifecycle.ts';
+import { requestFacts } from '../notify/record.ts';
 import { type Actor, lockRequest, type RequestRow, type StaffChange, staffWrite, updateRequest, validation } from './staff-write.ts';
 
 type DealRow = typeof deals.$inferSelect;
@@ -111,7 +112,12 @@ async function writePayment(tx: Db, row: RequestRow, body: PaymentBody, actor: A
     },
   };
   const message = paymentMessage(updated, deal.amountCents, invoiceNumber, paidAfter >= total);
-  return { done: { request: updated, deal }, audit, notify: { userId: row.userId, message } };
+  return {
+    done: { request: updated, deal },
+    audit,
+    notify: { userId: row.userId, message },
+    deliver: { kind: 'payment', key: `deal:${deal.id}`, to: { uid: row.userId }, facts: requestFacts(updated) },
+  };
 }
 
 interface InvoiceFacts {

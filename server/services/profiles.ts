@@ -38,10 +38,15 @@ export async function saveInitialForm(app: FastifyInstance, request: FastifyRequ
       .where(eq(users.uid, uid))
       .returning();
     if (!row) throw notFound('Profile not found');
+    // A lead's form is what staff approve: they hear of it once (the key names the account).
+    if (!row.isClient && !row.isStaff && !row.isAdmin) {
+      await app.deliveries.record(tx, { kind: 'newLead', key: `lead:${uid}`, to: 'staff', facts: { clientUid: uid, clientName: [row.firstName, row.lastName].filter(Boolean).join(' ') || undefined } });
+    }
     const profile: { data: Profile } = { data: toProfile(row, await presenceOf(tx, row.uid)) };
     await settleInTransaction(tx, request, 201, profile);
     return profile;
   });
+  await app.deliveries.wake();
   await app.events.poke(uid);
   return answer;
 }

@@ -10,6 +10,7 @@ import { UUID } from '../files/storage.ts';
 import { conflict, notFound } from '../platform/errors.ts';
 import { toStaffRefund } from '../serialize/rows.ts';
 import type { AuditRecord } from './audit.ts';
+import { requestFacts } from '../notify/record.ts';
 import { type Actor, lockRequest, type StaffChange, staffWrite, validation } from './staff-write.ts';
 
 type RefundRow = typeof refunds.$inferSelect;
@@ -80,7 +81,12 @@ async function writeDecision(tx: Db, refund: RefundRow, request: RequestRow, bod
     // The history keeps the wire's dollars, as every audit entry shows amounts.
     after: { status: updated.status, amount: dollarsOrNull(updated.decidedCents), note: updated.decisionNote },
   };
-  return { done: { refund: updated, paid: request.paidCents }, audit, notify: { userId: refund.userId, message: refundMessage(updated, request) } };
+  return {
+    done: { refund: updated, paid: request.paidCents },
+    audit,
+    notify: { userId: refund.userId, message: refundMessage(updated, request) },
+    deliver: { kind: 'refundDecided', key: `refund:${refund.id}:decided`, to: { uid: refund.userId }, facts: { ...requestFacts(request), refundId: refund.id } },
+  };
 }
 
 /**

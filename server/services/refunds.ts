@@ -1,3 +1,4 @@
+import { requestFacts } from '../notify/record.ts';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RefundBody, RefundRequest } from '../../domain/schemas.ts';
@@ -54,6 +55,8 @@ export async function requestRefund(app: FastifyInstance, request: FastifyReques
         },
       );
       if (refund.requestId !== row.id) throw keyReused();
+      const facts = { ...requestFacts(row), refundId: refund.id, clientUid: uid };
+      await app.deliveries.record(tx, { kind: 'refundRequested', key: `refundRequest:${refund.id}`, to: 'staff', facts });
       const data = { data: toRefund(refund) };
       await settleInTransaction(tx, request, 201, data);
       return data;
@@ -66,6 +69,7 @@ export async function requestRefund(app: FastifyInstance, request: FastifyReques
     if (!raced) throw refundPending();
     answer = { data: toRefund(raced) };
   }
+  await app.deliveries.wake();
   await app.events.poke(uid);
   return answer;
 }

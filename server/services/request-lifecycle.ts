@@ -4,6 +4,7 @@ import type { RequestStatus } from '../../domain/enums.ts';
 import { formatCents } from '../../domain/format.ts';
 import { allowedActions, blockedReason, findTransition, type LifecycleState, nextStatuses, type TransitionAction } from '../../domain/lifecycle.ts';
 import { centsFromDollars, dollarsOrNull } from '../../domain/money.ts';
+import type { DeliveryEventKind } from '../../domain/notify-events.ts';
 import type { TransitionBody } from '../../domain/staff.ts';
 import { findTool, requestName, toolByBackendName } from '../../domain/tools.ts';
 import type { Db } from '../db/client.ts';
@@ -12,6 +13,7 @@ import type { StoredFile } from '../files/storage.ts';
 import { conflict, type HttpError } from '../platform/errors.ts';
 import { isFullyPaid, leftToPayCents, toStaffRequest } from '../serialize/rows.ts';
 import type { AuditRecord } from './audit.ts';
+import { requestFacts } from '../notify/record.ts';
 import { type Actor, lockRequest, type RequestRow, type StaffChange, staffWrite, updateRequest, validation } from './staff-write.ts';
 
 /**
@@ -123,8 +125,16 @@ async function transition(tx: Db, row: RequestRow, body: TransitionBody, actor: 
     before: { status: row.status, ...change.before },
     after: { status: updated.status, ...change.after },
   };
-  return { done: updated, audit, notify: { userId: row.userId, message: transitionMessage(move.action, updated) } };
+  return {
+    done: updated,
+    audit,
+    notify: { userId: row.userId, message: transitionMessage(move.action, updated) },
+    deliver: { kind: transitionEvents[move.action], key: `request:${row.id}:v${updated.version}`, to: { uid: row.userId }, facts: requestFacts(updated) },
+  };
 }
+
+/** The push and email each move calls for. */
+const transitionEvents = { price: 'priced', start: 'workStarted', complete: 'reportReady', reject: 'rejected' } as const satisfies Record<TransitionAction, DeliveryEventKind>;
 
 /** What each transition needs from the body and what it changes besides the status. */
 function transitionChange(action: TransitionAction, row: RequestRow, body: TransitionBody, state: LifecycleState): Change {

@@ -6,6 +6,7 @@ import { notifications, productRequests } from '../db/schema.ts';
 import { HttpError, notFound } from '../platform/errors.ts';
 import { UUID } from '../files/storage.ts';
 import { settleInTransaction } from './command-ids.ts';
+import type { DeliveryEvent } from '../notify/record.ts';
 
 /**
  * What every staff write shares (the services request-lifecycle, payments, staff-users, support-threads,
@@ -43,9 +44,10 @@ export async function updateRequest(tx: Db, row: RequestRow, set: Partial<Reques
   return updated;
 }
 
-/** A notification to one client, written in the transaction of the change it tells about. */
-async function notifyUser(tx: Db, userId: string, message: string): Promise<void> {
-  await tx.insert(notifications).values({ userId, message });
+/** A notification to one client, written in the transaction of the change it tells about; its id. */
+async function notifyUser(tx: Db, userId: string, message: string): Promise<string> {
+  const [row] = await tx.insert(notifications).values({ userId, message }).returning({ id: notifications.id });
+  return row.id;
 }
 
 /**
@@ -56,6 +58,8 @@ export interface StaffChange<Done> {
   done: Done;
   audit?: AuditRecord;
   notify?: { userId: string; message: string };
+  /** The push and email it calls for (server/notify/record.ts); they name the notification above as theirs. */
+  deliver?: DeliveryEvent;
 }
 
 /**
@@ -80,8 +84,8 @@ export interface StaffWriteSteps<Locked, Done, Answer> {
 }
 
 /**
- * One staff write: lock → check (version, rules) → change → audit → notify → settle the command id, in one
- * transaction, then the poke after the commit so the client's app pulls the change
+ * One staff write: lock → check (version, rules) → change → audit → notify → deliver → settle the command id, in
+ * one transaction, then the delivery workers woken and the poke after the commit so the client's app pulls the change
  * (docs/decisions/006-staff-workspace.md). Returns the answer's body, built once in the transaction.
  */
 export async function staffWrite<Locked, Done, Answer>(
@@ -93,16 +97,18 @@ export async function staffWrite<Locked, Done, Answer>(
   const written = await app.db.transaction(async (tx) => {
     const locked = await steps.lock(tx);
     await steps.check?.(tx, locked, actor);
-    const { done, audit, notify } = await steps.change(tx, locked, actor);
+    const { done, audit, notify, deliver } = await steps.change(tx, locked, actor);
     if (audit) await writeAudit(tx, audit);
-    if (notify) await notifyUser(tx, notify.userId, notify.message);
+    const notificationId = notify ? await notifyUser(tx, notify.userId, notify.message) : undefined;
+    if (deliver) await app.deliveries.record(tx, { notificationId, ...deliver });
     const body = steps.answer(done);
     await settleInTransaction(tx, request, steps.status, body);
-    return { done, body };
+    return { done, body, delivered: deliver !== undefined };
   });
   steps.afterCommit?.(written.done);
+  if (written.delivered) await app.deliveries.wake();
   const target = steps.poke(written.done);
   if (target === 'staff') await app.events.pokeStaff();
   else await app.events.poke(target === 'everyone' ? null : target.client);
-  return written;
+  return { done: written.done, body: written.body };
 }

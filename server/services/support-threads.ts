@@ -90,6 +90,7 @@ async function replyToThread(tx: Db, row: ThreadRow, reply: { message: string; c
       after: { replyId: written.id, message: excerpt(reply.message) },
     },
     notify: { userId: row.userId, message: `Support replied to your message "${row.subject}".` },
+    deliver: { kind: 'reply', key: `reply:${written.id}`, to: { uid: row.userId }, facts: { threadId: row.id } },
   };
 }
 

@@ -1,3 +1,4 @@
+import { requestFacts } from '../notify/record.ts';
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -25,11 +26,14 @@ export async function orderTool(app: FastifyInstance, request: FastifyRequest, u
 
   const stored = await app.db.transaction(async (tx) => {
     const result = await insertRequest(tx, { id: randomUUID(), userId: uid, tool, requestDetails: detailsOf(tool, fields), written: uploadsOf(tool, fields), commandId });
+    const facts = { ...requestFacts(result.row), clientUid: uid };
+    await app.deliveries.record(tx, { kind: 'newRequest', key: `request:${result.row.id}`, to: 'staff', facts });
     await settleInTransaction(tx, request, 201, { data: toRequest(sameTool(result.row, tool)) });
     return result;
   });
   // An attempt racing this key's first one stored nothing: its files are attached to no row.
   if (stored.created) request.keepUploads();
+  await app.deliveries.wake();
   await app.events.poke(uid);
   return { data: toRequest(stored.row) };
 }

@@ -15,6 +15,7 @@ const actionText: Record<AuditEntry['action'], string> = {
   refund: 'Decided a refund',
   'tracking-link': 'Changed a tracking link',
   'business-settings': 'Changed the business settings',
+  'delivery-retry': 'Sent a notification again',
 };
 
 /** A conversation closed or reopened, a refund approved or declined: the entry's own outcome says which. */

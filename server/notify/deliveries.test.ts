@@ -1,0 +1,300 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { centsFromDollars } from '../../domain/money.ts';
+import { PushPayload } from '../../domain/push.ts';
+import { contactRequests, deliveries, notificationPreferences, productRequests, pushSends, users } from '../db/schema.ts';
+import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
+import { type PushReceiver, startPushReceiver } from './test-support/push-receiver.ts';
+import { MAX_ATTEMPTS, createDeliveryWorker, type WorkerOptions } from './worker.ts';
+
+const skip = postgresSkipReason();
+if (skip) console.warn(`[deliveries.test] PostgreSQL run skipped: ${skip}`);
+
+const DELAY = 600;
+
+describe.each(backends())('deliveries (%s)', (backend) => {
+  let t: TestApp;
+  let staff: TestUser;
+  let admin: TestUser;
+  let receiver: PushReceiver;
+  /** How far the workers' clock runs ahead of the real one: tests move it forward past a backoff or a lease. */
+  let clock = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp({ backend });
+    staff = await t.user({ staff: true });
+    admin = await t.user({ admin: true });
+    receiver = await startPushReceiver({ vapidPublicKey: t.services.config.vapid.publicKey });
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await t?.close();
+  });
+
+  const worker = (o: Partial<WorkerOptions> = {}) =>
+    createDeliveryWorker({
+      db: t.services.db,
+      vapid: t.services.config.vapid,
+      email: null,
+      publicUrl: 'http://localhost:8080',
+      unsubscribeUrl: (uid) => `http://localhost:8080/api/unsubscribe/${uid}`,
+      record: { email: true, emailDelaySeconds: DELAY },
+      now: () => Date.now() + clock,
+      pushTimeoutMs: 2000,
+      ...o,
+    });
+
+  const call = (user: TestUser, method: 'POST' | 'PUT' | 'GET', url: string, payload?: object, key?: string) =>
+    t.app.inject({ method, url, headers: { ...user.headers, ...(key ? { 'idempotency-key': key } : {}) }, payload });
+
+  async function client(o: { push?: boolean } = {}) {
+    const user = await t.user({ client: true });
+    const device = o.push === false ? null : receiver.subscribe();
+    if (device) expect((await call(user, 'POST', '/api/push/subscriptions', device)).statusCode).toBe(201);
+    return { ...user, device };
+  }
+  const setChoices = async (user: TestUser, body: object) => {
+    const res = await call(user, 'PUT', '/api/user/notification-preferences', body);
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const rowsOf = (uid: string) => t.services.db.select().from(deliveries).where(eq(deliveries.recipientUid, uid));
+  const byKey = (key: string) => t.services.db.select().from(deliveries).where(eq(deliveries.eventKey, key));
+
+  async function openThread(user: TestUser) {
+    const res = await call(user, 'POST', '/api/contact', { contactRequest: { subject: 'My bank', message: 'Please help' } });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data.id as string;
+  }
+  async function staffReply(threadId: string, key?: string) {
+    const res = await call(staff, 'POST', `/api/staff/threads/${threadId}/replies`, { reply: { message: 'We are on it' } }, key);
+    expect(res.statusCode, res.body).toBe(201);
+    return res;
+  }
+  async function requestOf(user: TestUser, values: Partial<typeof productRequests.$inferInsert> = {}) {
+    const [row] = await t.services.db.insert(productRequests).values({ userId: user.uid, toolId: 'bank-dispute', productRequestType: 'BANK_DISPUTE', ...values }).returning();
+    return row;
+  }
+  /** The pushes the receiver got for one device since `from`, decrypted and checked. */
+  const pushesTo = (endpoint: string) =>
+    receiver.received
+      .filter((p) => p.endpoint === endpoint && p.status === 201)
+      .map((p) => {
+        expect(p.problems).toEqual([]);
+        return PushPayload.parse(JSON.parse(defined(p.payload, 'a decrypted payload')));
+      });
+
+  describe('what a change writes', () => {
+    it('a staff reply writes the client’s push now and email after the delay, in the reply’s transaction, and nothing for anyone else', async () => {
+      const alice = await client();
+      const threadId = await openThread(alice);
+      const before = Date.now();
+      const res = await staffReply(threadId);
+      const rows = await rowsOf(alice.uid);
+      expect(rows.map((r) => r.channel).sort()).toEqual(['email', 'push']);
+      const replyRows = rows.filter((r) => r.eventKind === 'reply');
+      expect(replyRows).toHaveLength(2);
+      expect(new Set(replyRows.map((r) => r.eventKey)).size).toBe(1);
+      expect(replyRows[0].eventKey).toMatch(/^reply:/);
+      const push = defined(replyRows.find((r) => r.channel === 'push'), 'the push row');
+      const email = defined(replyRows.find((r) => r.channel === 'email'), 'the email row');
+      expect(Date.parse(push.dueAt)).toBeLessThanOrEqual(Date.now());
+      expect(Date.parse(email.dueAt) - before).toBeGreaterThanOrEqual((DELAY - 5) * 1000);
+      expect(email.notificationId).not.toBeNull();
+      expect(email).toMatchObject({ seenKind: 'thread', seenId: threadId, state: 'queued' });
+      // The staff member who replied hears nothing of their own reply.
+      expect((await rowsOf(staff.uid)).filter((r) => r.eventKind === 'reply')).toEqual([]);
+      // A replay of the same key writes no second set.
+      const key = crypto.randomUUID();
+      await staffReply(threadId, key);
+      const afterFirst = (await rowsOf(alice.uid)).length;
+      await staffReply(threadId, key);
+      expect((await rowsOf(alice.uid)).length).toBe(afterFirst);
+      expect(res.statusCode).toBe(201);
+    });
+
+    it('the person’s choices decide the rows: no device → no push; email off → no email; Personal Updates off → nothing; a payment’s email goes anyway, at once', async () => {
+      const noDevice = await client({ push: false });
+      await staffReply(await openThread(noDevice));
+      expect((await rowsOf(noDevice.uid)).map((r) => r.channel)).toEqual(['email']);
+
+      const noEmail = await client();
+      await setChoices(noEmail, { email: false });
+      await staffReply(await openThread(noEmail));
+      expect((await rowsOf(noEmail.uid)).map((r) => r.channel)).toEqual(['push']);
+
+      const quiet = await client();
+      await setChoices(quiet, { personalUpdates: false, email: false });
+      await staffReply(await openThread(quiet));
+      expect(await rowsOf(quiet.uid)).toEqual([]);
+
+      const row = await requestOf(quiet, { status: 'Waiting for actions', totalCents: centsFromDollars(1000) });
+      const paid = await call(staff, 'POST', `/api/staff/requests/${row.id}/payments`, { version: 1, amount: 400, method: 'CARD', paidAt: '2026-11-01' });
+      expect(paid.statusCode, paid.body).toBe(201);
+      const rows = await rowsOf(quiet.uid);
+      expect(rows.map((r) => `${r.eventKind} ${r.channel}`).sort()).toEqual(['payment email', 'payment push']);
+      const mail = defined(rows.find((r) => r.channel === 'email'), 'the payment email');
+      expect(Date.parse(mail.dueAt)).toBeLessThanOrEqual(Date.now());
+      expect(mail.facts).toMatchObject({ requestId: row.id, tool: 'bank-dispute', ref: expect.stringMatching(/^BD-/) });
+    });
+
+    it('a refused change writes no delivery: a transition from an old version is 409 and leaves none', async () => {
+      const bob = await client();
+      const row = await requestOf(bob);
+      const stale = await call(staff, 'POST', `/api/staff/requests/${row.id}/transition`, { to: 'Waiting for actions', version: 7, totalAmount: 100 });
+      expect(stale.statusCode).toBe(409);
+      expect(await rowsOf(bob.uid)).toEqual([]);
+      const priced = await call(staff, 'POST', `/api/staff/requests/${row.id}/transition`, { to: 'Waiting for actions', version: 1, totalAmount: 100 });
+      expect(priced.statusCode, priced.body).toBe(200);
+      expect((await rowsOf(bob.uid)).map((r) => [r.eventKind, r.eventKey])).toContainEqual(['priced', `request:${row.id}:v2`]);
+    });
+
+    it('a client’s new message reaches each staff member who wants it, once, and no client; a general notification is one fan-out row', async () => {
+      const other = await t.user({ staff: true });
+      await setChoices(other, { staffMessages: false });
+      const carol = await client();
+      const threadId = await openThread(carol);
+      const rows = await byKey(`thread:${threadId}`);
+      const recipients = new Set(rows.map((r) => r.recipientUid));
+      expect(recipients.has(staff.uid)).toBe(true);
+      expect(recipients.has(admin.uid)).toBe(true);
+      expect(recipients.has(other.uid)).toBe(false);
+      expect(recipients.has(carol.uid)).toBe(false);
+      expect(rows.every((r) => r.eventKind === 'clientMessage' && r.channel === 'email')).toBe(true);
+
+      const sent = await call(admin, 'POST', '/api/notification', { notification: { message: 'Office closed on Friday' } });
+      expect(sent.statusCode, sent.body).toBe(201);
+      const general = await byKey(`notification:${sent.json().data.id}`);
+      expect(general.map((r) => [r.channel, r.recipientUid])).toEqual([['fanout', null]]);
+    });
+  });
+
+  describe('the worker', () => {
+    it('sends a push the device decrypts: the product name and a neutral line, the screen to open, the delivery id as Topic; details only when chosen', async () => {
+      const dana = await client();
+      const threadId = await openThread(dana);
+      await staffReply(threadId);
+      await worker().drain();
+      const [first] = pushesTo(dana.device!.endpoint);
+      expect(first).toMatchObject({ title: 'Recovery', body: 'Support replied to your message', url: `/contact-requests?thread=${threadId}` });
+      expect(JSON.stringify(first)).not.toContain('My bank');
+      const [row] = (await rowsOf(dana.uid)).filter((r) => r.channel === 'push');
+      expect(row.state).toBe('sent');
+      const topic = receiver.received.find((p) => p.endpoint === dana.device!.endpoint)?.headers.topic;
+      expect(topic).toBe(row.id.replace(/-/g, ''));
+
+      await setChoices(dana, { lockScreenDetails: true });
+      await staffReply(threadId);
+      await worker().drain();
+      expect(pushesTo(dana.device!.endpoint)[1].body).toBe('Support replied to your message "My bank".');
+    });
+
+    it('a 5xx is retried after its backoff, 404/410 drops the device, and after the last attempt the row is failed and listed for admins', async () => {
+      const erin = await client();
+      receiver.script(erin.device!.endpoint, 503, 500);
+      await staffReply(await openThread(erin));
+      const w = worker();
+      await w.drain();
+      const row = async () => defined((await rowsOf(erin.uid)).find((r) => r.channel === 'push'), 'the push row');
+      expect(await row()).toMatchObject({ state: 'queued', attempts: 1, lastStatus: 503 });
+      clock += 60_000;
+      await w.drain();
+      expect(await row()).toMatchObject({ state: 'queued', attempts: 2, lastStatus: 500 });
+      clock += 3 * 60_000;
+      await w.drain();
+      expect(await row()).toMatchObject({ state: 'sent', attempts: 3 });
+      expect(pushesTo(erin.device!.endpoint)).toHaveLength(1);
+
+      const frank = await client();
+      receiver.script(frank.device!.endpoint, ...Array.from({ length: MAX_ATTEMPTS }, () => 502));
+      await staffReply(await openThread(frank));
+      for (let i = 0; i < MAX_ATTEMPTS; i++) {
+        await w.drain();
+        clock += 3 * 3600_000;
+      }
+      const failed = defined((await rowsOf(frank.uid)).find((r) => r.channel === 'push'), 'the push row');
+      expect(failed).toMatchObject({ state: 'failed', attempts: MAX_ATTEMPTS, lastStatus: 502 });
+      const listed = await call(admin, 'GET', '/api/admin/deliveries?state=failed');
+      expect(listed.statusCode, listed.body).toBe(200);
+      expect(listed.json().data.map((d: { id: string }) => d.id)).toContain(failed.id);
+      expect((await call(staff, 'GET', '/api/admin/deliveries')).statusCode).toBe(403);
+
+      const gone = await client();
+      receiver.script(gone.device!.endpoint, 410);
+      await staffReply(await openThread(gone));
+      await w.drain();
+      expect(defined((await rowsOf(gone.uid)).find((r) => r.channel === 'push'), 'the push row')).toMatchObject({ state: 'skipped' });
+    });
+
+    it('a sender that dies after sending and before recording: the row becomes unknown after its lease and is never sent again by itself; an admin retry keeps the id', async () => {
+      const gina = await client();
+      await staffReply(await openThread(gina));
+      await expect(worker({ abandonAfterSend: true }).drain()).rejects.toThrow();
+      expect(pushesTo(gina.device!.endpoint)).toHaveLength(1);
+      const row = async () => defined((await rowsOf(gina.uid)).find((r) => r.channel === 'push'), 'the push row');
+      expect((await row()).state).toBe('sending');
+      // Another instance, before and after the lease ends: nothing is sent twice.
+      await worker().drain();
+      expect((await row()).state).toBe('sending');
+      clock += 61_000;
+      await worker().drain();
+      expect((await row()).state).toBe('unknown');
+      clock += 24 * 3600_000;
+      await worker().drain();
+      expect(pushesTo(gina.device!.endpoint)).toHaveLength(1);
+
+      const id = (await row()).id;
+      const retried = await call(admin, 'POST', `/api/admin/deliveries/${id}/retry`, {});
+      expect(retried.statusCode, retried.body).toBe(200);
+      await worker().drain();
+      const pushes = receiver.received.filter((p) => p.endpoint === gina.device!.endpoint && p.status === 201);
+      expect(pushes).toHaveLength(2);
+      expect(new Set(pushes.map((p) => p.headers.topic))).toEqual(new Set([id.replace(/-/g, '')]));
+      expect((await call(admin, 'POST', `/api/admin/deliveries/${id}/retry`, {})).statusCode).toBe(409);
+    });
+
+    it('two workers on one database send each delivery once', async () => {
+      const people = await Promise.all(Array.from({ length: 6 }, () => client()));
+      for (const person of people) for (let i = 0; i < 5; i++) await staffReply(await openThread(person));
+      const [a, b] = [worker({ batch: 4 }), worker({ batch: 4 })];
+      await Promise.all([a.drain(), b.drain()]);
+      for (const person of people) expect(pushesTo(person.device!.endpoint)).toHaveLength(5);
+      const ids = (await t.services.db.select({ id: deliveries.id }).from(deliveries).where(and(inArray(deliveries.recipientUid, people.map((p) => p.uid)), eq(deliveries.channel, 'push')))).map((r) => r.id);
+      expect(ids).toHaveLength(30);
+      const topics = receiver.received.filter((p) => people.some((q) => q.device!.endpoint === p.endpoint)).map((p) => p.headers.topic);
+      expect(new Set(topics).size).toBe(30);
+      expect(topics).toHaveLength(30);
+      expect(await t.services.db.select().from(pushSends).where(inArray(pushSends.deliveryId, ids))).toHaveLength(30);
+    });
+
+    it('a general notification reaches every user who wants it, page by page, and none who turned General Updates off', async () => {
+      const [hal, ida] = [await client(), await client()];
+      await setChoices(ida, { generalUpdates: false });
+      const sent = await call(admin, 'POST', '/api/notification', { notification: { message: 'New office hours' } });
+      const key = `notification:${sent.json().data.id}`;
+      await worker().drain();
+      const rows = await byKey(key);
+      expect(rows.find((r) => r.channel === 'fanout')?.state).toBe('sent');
+      const pushed = rows.filter((r) => r.channel === 'push');
+      expect(pushed.map((r) => r.recipientUid)).toContain(hal.uid);
+      expect(pushed.map((r) => r.recipientUid)).not.toContain(ida.uid);
+      expect(pushesTo(hal.device!.endpoint).at(-1)).toMatchObject({ body: 'You have a new update', url: '/notifications' });
+      const everyone = await t.services.db.$count(users);
+      expect(rows.filter((r) => r.channel === 'email').length).toBeLessThanOrEqual(everyone);
+      expect(rows.filter((r) => r.channel === 'email').length).toBeGreaterThan(1);
+    });
+
+    it('staff hear only of what is still waiting: a message answered before the send is skipped', async () => {
+      const judy = await client();
+      const threadId = await openThread(judy);
+      await staffReply(threadId);
+      await t.services.db.update(notificationPreferences).set({ push: true }).where(eq(notificationPreferences.userId, staff.uid));
+      clock += (DELAY + 5) * 1000;
+      await worker().drain();
+      const rows = await byKey(`thread:${threadId}`);
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((r) => r.state === 'skipped' && r.skipReason === 'handled by staff')).toBe(true);
+      const [thread] = await t.services.db.select().from(contactRequests).where(eq(contactRequests.id, threadId));
+      expect(thread.awaitingSince).toBeNull();
+    });
+  });
+});
