@@ -58,6 +58,8 @@ const Env = z
       .default('fcm.googleapis.com,updates.push.services.mozilla.com,web.push.apple.com,notify.windows.com')
       .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
       .refine((hosts) => hosts.length > 0 && hosts.every((h) => /^[a-z0-9.-]+$/.test(h)), 'PUSH_ENDPOINT_HOSTS must be a comma-separated list of host names'),
+    /** Whether this instance runs a delivery worker (pushes and email); API-only instances say off. Several may run on one PostgreSQL. */
+    DELIVERY_WORKER: z.enum(['on', 'off']).default('on'),
     /** Email on or off for this instance; off writes no email at all (docs/decisions/029-deliveries.md). */
     EMAIL: z.enum(['on', 'off']).default('on'),
     /** How long a client's email waits for them to see the update in the app (and gathers others into one mail). */

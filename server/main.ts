@@ -3,6 +3,7 @@ import { listenForBackups } from './backup/control-socket.ts';
 import { openServices } from './compose.ts';
 import { loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
+import { runDeliveryWorker } from './notify/run.ts';
 import { pruneIdempotencyKeys } from './services/command-ids.ts';
 import { diskFullMessage, isOutOfSpace } from './platform/service-faults.ts';
 import { ipDataLoadStats, loadIpLookup } from './tracking/ip-lookup.ts';
@@ -30,6 +31,9 @@ const backups = await listenForBackups(services).catch((err: unknown) => {
 });
 
 await app.listen({ port: config.PORT, host: config.HOST });
+
+// Pushes and email go out from here, on every instance that runs a worker (server/notify/worker.ts).
+const deliveryWorker = config.DELIVERY_WORKER === 'on' ? await runDeliveryWorker(app, services, { sender: null, unsubscribeUrl: () => '' }) : undefined;
 console.log(`API listening on http://localhost:${config.PORT} (${services.database.kind})`);
 
 // The offline IP data (GeoLite2 City, ASN ranges) is opened once, after listening, so the server
@@ -46,6 +50,8 @@ async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: closing the API server`);
+  // Sends in flight finish and are recorded before the database closes: a row left `sending` would become unknown.
+  await deliveryWorker?.stop();
   await app.close();
   await backups?.close();
   await services.close();

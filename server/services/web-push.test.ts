@@ -5,7 +5,7 @@ import { newVapidKeys } from '../config.ts';
 import { pushSubscriptions } from '../db/schema.ts';
 import { type PushReceiver, startPushReceiver } from '../notify/test-support/push-receiver.ts';
 import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
-import { retryAfterSeconds, sendPush, topicFor } from './web-push.ts';
+import { retryAfterSeconds, sendPush, topicFor, vapidAuthorization } from './web-push.ts';
 
 const skip = postgresSkipReason();
 if (skip) console.warn(`[web-push.test] PostgreSQL run skipped: ${skip}`);
@@ -124,5 +124,18 @@ describe('topicFor and retryAfterSeconds', () => {
     expect(retryAfterSeconds('99999', now)).toBe(3600);
     expect(retryAfterSeconds('soon', now)).toBeNull();
     expect(retryAfterSeconds(null, now)).toBeNull();
+  });
+
+  it('signs one VAPID JWT per push service and reuses it until an hour before its 12 hours end', () => {
+    const vapid = { ...newVapidKeys(), subject: 'mailto:ops@example.com' };
+    const now = Date.parse('2026-11-27T12:00:00Z');
+    const fcm = vapidAuthorization(vapid, 'https://fcm.googleapis.com', now);
+    expect(vapidAuthorization(vapid, 'https://fcm.googleapis.com', now + 10 * 3600_000)).toBe(fcm);
+    expect(vapidAuthorization(vapid, 'https://updates.push.services.mozilla.com', now)).not.toBe(fcm);
+    const renewed = vapidAuthorization(vapid, 'https://fcm.googleapis.com', now + 11 * 3600_000 + 1);
+    expect(renewed).not.toBe(fcm);
+    const claims = (header: string) => JSON.parse(Buffer.from(header.split('t=')[1].split('.')[1], 'base64url').toString('utf8')) as { exp: number; aud: string };
+    expect(claims(fcm)).toMatchObject({ aud: 'https://fcm.googleapis.com', exp: now / 1000 + 12 * 3600 });
+    expect(claims(renewed).exp).toBeGreaterThan(claims(fcm).exp);
   });
 });
