@@ -8,7 +8,7 @@
 // Asserts nothing about speed. Email is off in this stack: it measures the push path alone.
 import { cpus, availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import autocannon, { type Result } from 'autocannon';
+import autocannon from 'autocannon';
 import pg from 'pg';
 import { SyncPage } from '../domain/sync.ts';
 import { ROOT } from '../scripts/emulator.ts';
