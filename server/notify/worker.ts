@@ -4,7 +4,7 @@ import { DELIVERY_EVENT_KINDS, DIGEST_LINE, type EventFacts, OPEN_LINK, PRODUCT_
 import type { PushPayload } from '../../domain/push.ts';
 import type { VapidKeys } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { type PushResult, sendPush, topicFor } from '../services/web-push.ts';
+import { type PushResult, sendPush, topicFor } from './web-push.ts';
 import { type RecordOptions, insertFor, isEssential, switchOn } from './record.ts';
 
 /**

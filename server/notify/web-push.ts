@@ -1,7 +1,7 @@
 import webpush from 'web-push';
 import type { VapidKeys } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { dropGoneSubscription, type PushSubscriptionRow } from './push-subscriptions.ts';
+import { dropGoneSubscription, type PushSubscriptionRow } from '../services/push-subscriptions.ts';
 
 /**
  * Sends one Web Push message (RFC 8030), encrypted for the browser (RFC 8291, aes128gcm) and signed with our VAPID

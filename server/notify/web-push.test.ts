@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newVapidKeys } from '../config.ts';
 import { pushSubscriptions } from '../db/schema.ts';
-import { type PushReceiver, startPushReceiver } from '../notify/test-support/push-receiver.ts';
+import { type PushReceiver, startPushReceiver } from './test-support/push-receiver.ts';
 import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
 import { retryAfterSeconds, sendPush, topicFor, vapidAuthorization } from './web-push.ts';
 
