@@ -24,6 +24,7 @@ import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { identityPlugin } from './plugins/identity.ts';
 import { inputTextPlugin } from './plugins/input-text.ts';
 import { jsonBodyPlugin } from './plugins/json-body.ts';
+import { mailerPlugin } from './plugins/mailer.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { storagePlugin } from './plugins/storage.ts';
 import { trackingPlugin } from './plugins/tracking.ts';
@@ -81,13 +82,14 @@ export async function buildApp(services: Services, opts: { logger?: boolean; log
   return app;
 }
 
-/** The opened services as root decorators: app.config, app.database and app.db, app.identity, app.events, app.storage. */
+/** The opened services as root decorators: app.config, app.database and app.db, app.identity, app.events, app.storage; and app.mailer, made from the config. */
 export async function registerServices(app: FastifyInstance, services: Services) {
   await app.register(configPlugin, { config: services.config });
   await app.register(databasePlugin, { database: services.database });
   await app.register(identityPlugin, { identity: services.identity });
   await app.register(eventsPlugin, { events: services.events });
   await app.register(storagePlugin, { storage: services.storage });
+  await app.register(mailerPlugin);
 }
 
 async function registerHttpPlugins(app: FastifyInstance) {
