@@ -47,6 +47,7 @@ import { staffTrackingRoutes } from './routes/staff-tracking.ts';
 import { syncRoutes } from './routes/sync.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { trackingRoutes } from './routes/tracking.ts';
+import { unsubscribeRoutes } from './routes/unsubscribe.ts';
 import { userRoutes } from './routes/user.ts';
 import { bootScriptHash, readFirstPaints, withFirstPaint } from './platform/first-paint.ts';
 
@@ -126,6 +127,7 @@ const routePlugins = [
   requestRoutes,
   notificationRoutes,
   pushRoutes,
+  unsubscribeRoutes,
   contactRoutes,
   fileRoutes,
   adminRoutes,
