@@ -38,6 +38,7 @@ import { healthRoutes } from './routes/health.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { pushRoutes } from './routes/push.ts';
 import { requestRoutes } from './routes/requests.ts';
+import { seenRoutes } from './routes/seen.ts';
 import { businessSettingsRoutes } from './routes/business-settings.ts';
 import { staffActionRoutes } from './routes/staff-actions.ts';
 import { staffReadRoutes } from './routes/staff-read.ts';
@@ -128,6 +129,7 @@ const routePlugins = [
   notificationRoutes,
   pushRoutes,
   unsubscribeRoutes,
+  seenRoutes,
   contactRoutes,
   fileRoutes,
   adminRoutes,
