@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_FOOTER, PRODUCT_NAME } from '../../domain/notify-events.ts';
 import { startMailInbox, type MailInbox } from '../../scripts/mail-inbox.ts';
 import type { EmailConfig } from '../config.ts';
-import { composeEmail, createMailer, type Mailer } from './mailer.ts';
+import { createTestApp } from '../test-helper.ts';
+import { composeEmail, createMailer, type Mailer, messageIdHost } from './mailer.ts';
 
 const emailConfig = (smtpUrl: string): EmailConfig => ({ enabled: true, smtpUrl, from: '"Recovery" <no-reply@localhost>', delaySeconds: 0, publicUrl: 'http://localhost:8080' });
 
@@ -34,6 +35,11 @@ describe('composeEmail', () => {
     expect(mail.html).not.toContain('<b>bold</b>');
     expect(mail.html).toContain('href="http://localhost:8080/contact-requests?thread=7f1c"');
     expect(mail.headers).toEqual({ 'List-Unsubscribe': '<http://localhost:8080/api/unsubscribe/v1.abc.def>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+  });
+
+  it("names the portal's host in the Message-ID", () => {
+    expect(messageIdHost({ publicUrl: 'https://portal.acme.example' })).toBe('portal.acme.example');
+    expect(messageIdHost({ publicUrl: 'http://localhost:8080' })).toBe('localhost');
   });
 
   it('gives essential mail no unsubscribe headers and no unsubscribe link', () => {
@@ -156,6 +162,25 @@ describe('what a refusal means for the worker', () => {
       expect(result.outcome === 'retry' && result.error).toMatch(/ECONNREFUSED|connect/i);
     } finally {
       await mailer.close();
+    }
+  });
+});
+
+describe('app.mailer', () => {
+  it('sends through SMTP_URL, and is null without it (a local server of its own sends no mail)', async () => {
+    const inbox = await startMailInbox({ smtpPort: 0, httpPort: 0 });
+    const withMail = await createTestApp({ env: { SMTP_URL: inbox.smtpUrl, MAIL_FROM: 'portal@test.example' } });
+    const without = await createTestApp();
+    try {
+      expect(without.app.mailer).toBeNull();
+      const mailer = withMail.app.mailer ?? expect.unreachable('app.mailer');
+      expect(await mailer.send(personal({ to: 'app@test.example' }))).toEqual({ outcome: 'sent' });
+      const mail = await inbox.waitFor((m) => m.envelope.to.includes('app@test.example'));
+      expect(mail.envelope.from).toBe('portal@test.example');
+    } finally {
+      await withMail.close();
+      await without.close();
+      await inbox.close();
     }
   });
 });

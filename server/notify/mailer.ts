@@ -120,6 +120,11 @@ export function composeEmail(content: EmailContent): OutgoingMail {
   };
 }
 
+/** The host name a Message-ID names (`<deliveryId@host>`): the portal's own, from PUBLIC_URL. */
+export function messageIdHost(email: Pick<EmailConfig, 'publicUrl'>): string {
+  return new URL(email.publicUrl).hostname;
+}
+
 export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
