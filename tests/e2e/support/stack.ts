@@ -4,8 +4,9 @@
 // Overridable so several test runs can share one machine.
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
 export const E2E_AUTH_PORT = Number(process.env.E2E_AUTH_PORT ?? 9299);
-export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2525);
-export const E2E_INBOX_PORT = Number(process.env.E2E_INBOX_PORT ?? 8281);
+// The inbox's ports follow E2E_PORT unless given, so a run moved to other ports moves its inboxes too.
+export const E2E_INBOX_PORT = Number(process.env.E2E_INBOX_PORT ?? E2E_PORT + 100);
+export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? E2E_PORT + 200);
 /** The e2e stacks' email wait: long enough to open the app first, short enough to wait for. */
 export const E2E_EMAIL_DELAY_SECONDS = 3;
 /**
