@@ -93,14 +93,24 @@ describe.skipIf(!hasProc)('npm start after kill -9', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  async function startStack(port: number, authPort: number, logName: string): Promise<ChildProcess> {
+  async function startStack(port: number, authPort: number, mailPorts: [number, number], logName: string): Promise<ChildProcess> {
     mkdirSync(staticDir, { recursive: true });
     const logPath = join(work, logName);
     const log = openSync(logPath, 'w');
     const child = spawn(bin('node'), [join(ROOT, 'scripts', 'start.ts')], {
       cwd: ROOT,
       // Its own stack only: not the test run's emulator, PostgreSQL or data.
-      env: childEnv({ PORT: String(port), AUTH_EMULATOR_PORT: String(authPort), DATA_DIR: dataDir, STATIC_DIR: staticDir, DATABASE_URL: undefined, FIREBASE_AUTH_EMULATOR_HOST: undefined }),
+      env: childEnv({
+        PORT: String(port),
+        AUTH_EMULATOR_PORT: String(authPort),
+        MAIL_SMTP_PORT: String(mailPorts[0]),
+        MAIL_INBOX_PORT: String(mailPorts[1]),
+        DATA_DIR: dataDir,
+        STATIC_DIR: staticDir,
+        DATABASE_URL: undefined,
+        FIREBASE_AUTH_EMULATOR_HOST: undefined,
+        SMTP_URL: undefined,
+      }),
       stdio: ['ignore', log, log],
       detached: true,
     });
@@ -116,8 +126,9 @@ describe.skipIf(!hasProc)('npm start after kill -9', () => {
 
   it('ends its children, frees their ports, removes its temporary folders, and the next start keeps every account and uid', async () => {
     const [port, authPort] = [await freePort(), await freePort()];
+    const mailPorts: [number, number] = [await freePort(), await freePort()];
     const authHost = `127.0.0.1:${authPort}`;
-    const first = await startStack(port, authPort, 'first.log');
+    const first = await startStack(port, authPort, mailPorts, 'first.log');
     const firstPid = first.pid as number;
 
     const client = await identity(authHost, 'signInWithPassword', 'client@demo.test', 'Client#2026');
@@ -141,7 +152,7 @@ describe.skipIf(!hasProc)('npm start after kill -9', () => {
     process.kill(firstPid, 'SIGKILL');
     await waitUntil('the children of the killed start.ts', CHILDREN_GONE_MS, () => children.filter(alive).map((pid) => `pid ${pid}`));
     await waitUntil('the ports', CHILDREN_GONE_MS, async () => {
-      const held = await Promise.all([port, authPort].map(async (p) => ((await portAnswers(p)) ? [`port ${p}`] : [])));
+      const held = await Promise.all([port, authPort, ...mailPorts].map(async (p) => ((await portAnswers(p)) ? [`port ${p}`] : [])));
       return held.flat();
     });
     await waitUntil('the emulator folder', CHILDREN_GONE_MS, () => emulatorDirs.filter(existsSync));
@@ -152,7 +163,7 @@ describe.skipIf(!hasProc)('npm start after kill -9', () => {
     writeFileSync(join(stale, 'owner.pid'), String(deadPid));
 
     // On the same ports: they are free again.
-    const second = await startStack(port, authPort, 'second.log');
+    const second = await startStack(port, authPort, mailPorts, 'second.log');
     expect(existsSync(stale)).toBe(false);
     const again = await identity(authHost, 'signInWithPassword', 'client@demo.test', 'Client#2026');
     expect(again.localId).toBe(client.localId);

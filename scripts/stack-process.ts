@@ -4,11 +4,13 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { bin, childEnv, ROOT, waitForHttp } from './emulator.ts';
+import { bin, childEnv, freePort, ROOT, waitForHttp } from './emulator.ts';
 
 export interface StackProcess {
   baseUrl: string;
   authHost: string;
+  /** The stack's mail inbox (scripts/mail-inbox.ts): its page, and GET /api/messages for what arrived. */
+  inboxUrl: string;
   dataDir: string;
   stop(opts?: { keepData?: boolean }): Promise<void>;
 }
@@ -28,8 +30,19 @@ const HARNESS_WRITE_LIMITS = {
   UPLOADS_IN_FLIGHT_PER_USER: '1000',
 };
 
-export async function startStackProcess(opts: { port: number; authPort: number; logPath: string; env?: NodeJS.ProcessEnv; label?: string }): Promise<StackProcess> {
+/** `smtpPort` and `inboxPort` are the mail inbox's: free ports when not given, so stacks side by side never share one. */
+export async function startStackProcess(opts: {
+  port: number;
+  authPort: number;
+  smtpPort?: number;
+  inboxPort?: number;
+  logPath: string;
+  env?: NodeJS.ProcessEnv;
+  label?: string;
+}): Promise<StackProcess> {
   const label = opts.label ?? 'stack';
+  const smtpPort = opts.smtpPort ?? (await freePort());
+  const inboxPort = opts.inboxPort ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-stack-'));
   const baseUrl = `http://localhost:${opts.port}`;
   mkdirSync(dirname(opts.logPath), { recursive: true });
@@ -38,7 +51,15 @@ export async function startStackProcess(opts: { port: number; authPort: number; 
   // gets to stop the server and the emulator in order.
   const child = spawn(bin('node'), [join(ROOT, 'scripts', 'start.ts')], {
     cwd: ROOT,
-    env: childEnv({ ...HARNESS_WRITE_LIMITS, PORT: String(opts.port), AUTH_EMULATOR_PORT: String(opts.authPort), DATA_DIR: dataDir, ...opts.env }),
+    env: childEnv({
+      ...HARNESS_WRITE_LIMITS,
+      PORT: String(opts.port),
+      AUTH_EMULATOR_PORT: String(opts.authPort),
+      MAIL_SMTP_PORT: String(smtpPort),
+      MAIL_INBOX_PORT: String(inboxPort),
+      DATA_DIR: dataDir,
+      ...opts.env,
+    }),
     stdio: ['ignore', logFd, logFd],
     detached: true,
   });
@@ -95,5 +116,5 @@ export async function startStackProcess(opts: { port: number; authPort: number; 
     throw err;
   }
   console.log(`[${label}] stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return { baseUrl, authHost: `127.0.0.1:${opts.authPort}`, dataDir, stop };
+  return { baseUrl, authHost: `127.0.0.1:${opts.authPort}`, inboxUrl: `http://localhost:${inboxPort}`, dataDir, stop };
 }

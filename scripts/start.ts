@@ -4,7 +4,9 @@
 // The emulator's accounts are saved under DATA_DIR/auth as they change, not only on a clean stop.
 //
 // Env: PORT (8080), AUTH_EMULATOR_PORT (9099), DATA_DIR (./data), STATIC_DIR (./dist),
-// DATABASE_URL (optional PostgreSQL), VERBOSE_EMULATOR=1 to see the emulator's own output.
+// DATABASE_URL (optional PostgreSQL), VERBOSE_EMULATOR=1 to see the emulator's own output,
+// MAIL_SMTP_PORT (1025) and MAIL_INBOX_PORT (1080) for the local mail inbox (scripts/mail-inbox.ts), which runs in
+// this process and receives every mail the server sends; with SMTP_URL set, mail goes there instead and no inbox runs.
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import {
@@ -18,6 +20,7 @@ import {
   type AuthEmulator,
   type Managed,
 } from './emulator.ts';
+import { startMailInbox, type MailInbox } from './mail-inbox.ts';
 
 const PROJECT_ID = 'demo-portal';
 
@@ -84,6 +87,11 @@ export async function runStack(opts: StackOptions): Promise<never> {
   const dataDir = resolve(ROOT, process.env.DATA_DIR || 'data');
   const staticDir = resolve(ROOT, process.env.STATIC_DIR || 'dist');
   const authDataDir = join(dataDir, 'auth');
+  // Mail goes to the SMTP server the caller named, or to the local inbox.
+  const givenSmtpUrl = process.env.SMTP_URL || undefined;
+  const smtpPort = envPort('MAIL_SMTP_PORT', 1025);
+  const inboxPort = envPort('MAIL_INBOX_PORT', 1080);
+  let inbox: MailInbox | undefined;
 
   let emulator: AuthEmulator | undefined;
   let emulatorStarting: Promise<unknown> | undefined;
@@ -96,6 +104,7 @@ export async function runStack(opts: StackOptions): Promise<never> {
       for (const p of [...procs].reverse()) {
         if (!p.hasExited()) await p.stop({ signal: 'SIGTERM', graceMs: 10_000 });
       }
+      await inbox?.close();
       // Ctrl-C while the emulator is starting: let it come up, then stop it cleanly.
       await emulatorStarting?.catch(() => undefined);
       if (emulator) {
@@ -136,6 +145,10 @@ export async function runStack(opts: StackOptions): Promise<never> {
     await ensurePortFree(port, 'API server');
     await ensurePortFree(authPort, 'Firebase Auth emulator');
     if (opts.vitePort) await ensurePortFree(opts.vitePort, 'Vite dev server');
+    if (!givenSmtpUrl) {
+      await ensurePortFree(smtpPort, 'mail inbox SMTP server; MAIL_SMTP_PORT chooses another');
+      await ensurePortFree(inboxPort, 'mail inbox page; MAIL_INBOX_PORT chooses another');
+    }
 
     if (opts.build && staticDir === resolve(ROOT, 'dist')) {
       const reason = distStaleReason(staticDir);
@@ -162,7 +175,13 @@ export async function runStack(opts: StackOptions): Promise<never> {
     if (shuttingDown) return await shuttingDown;
     watchForDeath('The Auth emulator', emu.exited);
 
+    if (!givenSmtpUrl) inbox = await startMailInbox({ smtpPort, httpPort: inboxPort });
+    const appUrl = opts.vitePort ? `http://localhost:${opts.vitePort}` : `http://localhost:${port}`;
+
     const env = childEnv({
+      // The links in mail open the app where this stack serves it (the Vite dev server in dev).
+      PUBLIC_URL: process.env.PUBLIC_URL || appUrl,
+      ...(inbox ? { SMTP_URL: inbox.smtpUrl } : {}),
       PORT: String(port),
       DATA_DIR: dataDir,
       STATIC_DIR: staticDir,
@@ -206,13 +225,13 @@ export async function runStack(opts: StackOptions): Promise<never> {
       if (shuttingDown) return await shuttingDown;
     }
 
-    const appUrl = opts.vitePort ? `http://localhost:${opts.vitePort}` : `http://localhost:${port}`;
     console.log(
       [
         '',
         `  Client portal: ${appUrl}${opts.vitePort ? `  (hot reload; API at http://localhost:${port}/api)` : ''}`,
         `  API docs:      http://localhost:${port}/api/docs`,
         `  Auth emulator: ${emu.host}  (accounts saved to ${authDataDir.startsWith(ROOT + '/') ? relative(ROOT, authDataDir) : authDataDir} as they change)`,
+        inbox ? `  Mail inbox:    ${inbox.url}  (every mail the portal sends; SMTP on ${inbox.smtpUrl.replace('smtp://', '')})` : `  Mail:          sent through ${smtpHost(givenSmtpUrl)}`,
         '',
         '  Demo logins:',
         '    admin@demo.test   Admin#2026   admin (staff workspace, team, admin screens)',
@@ -229,6 +248,15 @@ export async function runStack(opts: StackOptions): Promise<never> {
     return await new Promise<never>(() => {});
   } catch (err) {
     return await shutdown(1, `Startup failed: ${(err as Error).message}`);
+  }
+}
+
+/** An SMTP URL's host and port, without the credentials it may carry. */
+function smtpHost(url: string | undefined): string {
+  try {
+    return url ? new URL(url).host : '(none)';
+  } catch {
+    return '(SMTP_URL)';
   }
 }
 

@@ -25,6 +25,7 @@ import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { identityPlugin } from './plugins/identity.ts';
 import { inputTextPlugin } from './plugins/input-text.ts';
 import { jsonBodyPlugin } from './plugins/json-body.ts';
+import { mailerPlugin } from './plugins/mailer.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { storagePlugin } from './plugins/storage.ts';
 import { trackingPlugin } from './plugins/tracking.ts';
@@ -39,6 +40,7 @@ import { healthRoutes } from './routes/health.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { pushRoutes } from './routes/push.ts';
 import { requestRoutes } from './routes/requests.ts';
+import { seenRoutes } from './routes/seen.ts';
 import { businessSettingsRoutes } from './routes/business-settings.ts';
 import { staffActionRoutes } from './routes/staff-actions.ts';
 import { staffReadRoutes } from './routes/staff-read.ts';
@@ -48,6 +50,7 @@ import { staffTrackingRoutes } from './routes/staff-tracking.ts';
 import { syncRoutes } from './routes/sync.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { trackingRoutes } from './routes/tracking.ts';
+import { unsubscribeRoutes } from './routes/unsubscribe.ts';
 import { userRoutes } from './routes/user.ts';
 import { bootScriptHash, readFirstPaints, withFirstPaint } from './platform/first-paint.ts';
 
@@ -83,14 +86,15 @@ export async function buildApp(services: Services, opts: { logger?: boolean; log
   return app;
 }
 
-/** The opened services as root decorators: app.config, app.database and app.db, app.identity, app.events, app.storage, app.deliveries. */
+/** The opened services as root decorators: app.config, app.database and app.db, app.identity, app.events, app.storage; and app.mailer and app.deliveries, made from the config. */
 export async function registerServices(app: FastifyInstance, services: Services) {
   await app.register(configPlugin, { config: services.config });
   await app.register(databasePlugin, { database: services.database });
   await app.register(identityPlugin, { identity: services.identity });
   await app.register(eventsPlugin, { events: services.events });
   await app.register(storagePlugin, { storage: services.storage });
-  await app.register(deliveriesPlugin, { options: { email: services.config.EMAIL === 'on', emailDelaySeconds: services.config.EMAIL_DELAY_SECONDS } });
+  await app.register(mailerPlugin);
+  await app.register(deliveriesPlugin, { options: { email: services.config.email.enabled, emailDelaySeconds: services.config.email.delaySeconds } });
 }
 
 async function registerHttpPlugins(app: FastifyInstance) {
@@ -127,6 +131,8 @@ const routePlugins = [
   requestRoutes,
   notificationRoutes,
   pushRoutes,
+  unsubscribeRoutes,
+  seenRoutes,
   contactRoutes,
   fileRoutes,
   adminRoutes,

@@ -17,6 +17,9 @@ const production = {
   VAPID_PUBLIC_KEY: 'BNbQ4Fp3_OmQb6SbEZlQXkL9DYBsB-j0ZyW7cH4rL8n1Xc6yVb3hKj2oT0vZ9sQeR1uW5xY7aZ3cD6fG8hJ0kLm',
   VAPID_PRIVATE_KEY: 'Zq8vL2mX9rT4wK7pN3bF6hJ1cD5gS0aYZq8vL2mX9rQ',
   VAPID_SUBJECT: 'mailto:security@acme.example',
+  SMTP_URL: 'smtp://mailer:Zq8vL2mX9rT4@smtp.acme.example:587',
+  MAIL_FROM: '"Recovery" <no-reply@acme.example>',
+  PUBLIC_URL: 'https://portal.acme.example/',
 };
 
 describe('loadConfig', () => {
@@ -167,5 +170,54 @@ describe('PUSH_ENDPOINT_HOSTS', () => {
     for (const bad of [',', 'https://push.example.net', 'push example']) {
       expect(() => loadConfig({ ...production, PUSH_ENDPOINT_HOSTS: bad }), bad).toThrow(/PUSH_ENDPOINT_HOSTS must be a comma-separated list of host names/);
     }
+  });
+});
+
+describe('email', () => {
+  it('refuses production without an SMTP server, a public address and a sender, unless EMAIL=off is set on purpose', () => {
+    expect(() => loadConfig({ ...production, SMTP_URL: undefined })).toThrow(/SMTP_URL: SMTP_URL is required unless the Auth emulator is used: set it, or EMAIL=off/);
+    expect(() => loadConfig({ ...production, PUBLIC_URL: undefined })).toThrow(/PUBLIC_URL: PUBLIC_URL is required while email is on/);
+    expect(() => loadConfig({ ...production, MAIL_FROM: undefined })).toThrow(/MAIL_FROM: MAIL_FROM is required while email is on/);
+    const off = loadConfig({ ...production, EMAIL: 'off', SMTP_URL: undefined, PUBLIC_URL: undefined, MAIL_FROM: undefined });
+    expect(off.email).toMatchObject({ enabled: false, smtpUrl: null });
+  });
+
+  it('takes its settings in production: the SMTP URL, the sender, the delay, and the public address without its trailing slash', () => {
+    expect(loadConfig(production).email).toEqual({
+      enabled: true,
+      smtpUrl: production.SMTP_URL,
+      from: production.MAIL_FROM,
+      delaySeconds: 600,
+      publicUrl: 'https://portal.acme.example',
+    });
+    expect(loadConfig({ ...production, EMAIL_DELAY_SECONDS: '0' }).email.delaySeconds).toBe(0);
+    expect(loadConfig({ ...production, MAIL_FROM: 'alerts@acme.example' }).email.from).toBe('alerts@acme.example');
+  });
+
+  it('refuses a bad SMTP URL, sender, delay or switch, and a plain-http public address in production', () => {
+    for (const url of ['http://smtp.acme.example', 'smtp.acme.example:587', 'smtp://']) {
+      expect(() => loadConfig({ ...production, SMTP_URL: url }), url).toThrow(/SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
+    }
+    expect(loadConfig({ ...production, SMTP_URL: 'smtps://smtp.acme.example:465' }).email.smtpUrl).toBe('smtps://smtp.acme.example:465');
+    for (const from of ['Recovery', '"Recovery" no-reply@acme.example', 'a@b\r\nBcc: x@y']) {
+      expect(() => loadConfig({ ...production, MAIL_FROM: from }), from).toThrow(/MAIL_FROM must be an address/);
+    }
+    for (const delay of ['-1', '1.5', 'soon']) expect(() => loadConfig({ ...production, EMAIL_DELAY_SECONDS: delay }), delay).toThrow(/EMAIL_DELAY_SECONDS/);
+    expect(() => loadConfig({ ...production, EMAIL: 'yes' })).toThrow(/EMAIL/);
+    expect(() => loadConfig({ ...production, PUBLIC_URL: 'ftp://portal.acme.example' })).toThrow(/PUBLIC_URL must be an http: or https: URL/);
+    expect(() => loadConfig({ ...production, PUBLIC_URL: 'http://portal.acme.example' })).toThrow(/PUBLIC_URL must be an https: URL in production while email is on/);
+  });
+
+  it('locally, sends only when given an SMTP server, from a local sender, with links to this server', () => {
+    expect(loadConfig({ ...local(), PORT: '8123' }).email).toEqual({
+      enabled: false,
+      smtpUrl: null,
+      from: '"Recovery" <no-reply@localhost>',
+      delaySeconds: 600,
+      publicUrl: 'http://localhost:8123',
+    });
+    const inbox = loadConfig({ ...local(), SMTP_URL: 'smtp://127.0.0.1:1025', EMAIL_DELAY_SECONDS: '3' }).email;
+    expect(inbox).toMatchObject({ enabled: true, smtpUrl: 'smtp://127.0.0.1:1025', delaySeconds: 3, publicUrl: 'http://localhost:8080' });
+    expect(loadConfig({ ...local(), SMTP_URL: 'smtp://127.0.0.1:1025', EMAIL: 'off' }).email).toMatchObject({ enabled: false, smtpUrl: null });
   });
 });

@@ -60,12 +60,37 @@ const Env = z
       .refine((hosts) => hosts.length > 0 && hosts.every((h) => /^[a-z0-9.-]+$/.test(h)), 'PUSH_ENDPOINT_HOSTS must be a comma-separated list of host names'),
     /** Whether this instance runs a delivery worker (pushes and email); API-only instances say off. Several may run on one PostgreSQL. */
     DELIVERY_WORKER: z.enum(['on', 'off']).default('on'),
-    /** Email on or off for this instance; off writes no email at all (docs/decisions/029-deliveries.md). */
-    EMAIL: z.enum(['on', 'off']).default('on'),
-    /** How long a client's email waits for them to see the update in the app (and gathers others into one mail). */
-    EMAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
     UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
-    PUBLIC_URL: z.string().url().optional(),
+    /**
+     * The portal's own address as people reach it (`https://portal.example`): the links in emails point there (the
+     * screen an email is about, one-click unsubscribe). Required unless local while email is on; locally
+     * http://localhost:<PORT>.
+     */
+    PUBLIC_URL: z
+      .string()
+      .refine((v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol), 'PUBLIC_URL must be an http: or https: URL')
+      .transform((v) => v.replace(/\/+$/, ''))
+      .optional(),
+    /**
+     * Email (server/notify/mailer.ts): the SMTP server mail goes through, as `smtp://user:pass@host:587` (STARTTLS when
+     * the server offers it) or `smtps://…:465` (TLS from the start). Required unless local while email is on;
+     * `npm start` runs a local inbox and sets it. Without it locally, no mail is sent.
+     */
+    SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'SMTP_URL must be an smtp:// or smtps:// URL').optional(),
+    /** The sender of every mail, as `"Name" <address>` or a bare address; locally `"Recovery" <no-reply@localhost>`. */
+    MAIL_FROM: z
+      .string()
+      .regex(/^(?:"[^"\r\n]*"\s*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>"]+@[^\s@<>"]+)$/, 'MAIL_FROM must be an address, or "Name" <address>')
+      .optional(),
+    /** `off` turns email off on purpose (no mail is written or sent); push and the in-app notifications go on. */
+    EMAIL: z.enum(['on', 'off']).default('on'),
+    /** How long a client's email waits for them to see the event in the app first (then it is not sent). */
+    EMAIL_DELAY_SECONDS: z.coerce
+      .number()
+      .int('EMAIL_DELAY_SECONDS must be a whole number of seconds')
+      .min(0, 'EMAIL_DELAY_SECONDS must be at least 0')
+      .max(7 * 24 * 3600, 'EMAIL_DELAY_SECONDS must be at most a week')
+      .default(600),
     /** Proxy addresses whose X-Forwarded-For is believed (comma-separated); none by default, so rate limits can't be dodged. */
     TRUST_PROXY: z.string().optional(),
     /** Days a Track Master request's visits are kept after it is Done or Rejected (server/tracking/retention.ts). */
@@ -105,6 +130,11 @@ const Env = z
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required unless the Auth emulator is used (web-push generate-vapid-keys makes a pair)` });
       }
     }
+    if (!local && env.EMAIL === 'on') {
+      if (!env.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'SMTP_URL is required unless the Auth emulator is used: set it, or EMAIL=off to run without email on purpose' });
+      if (!env.PUBLIC_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: "PUBLIC_URL is required while email is on (the links in mail point there), e.g. https://portal.example" });
+      if (!env.MAIL_FROM) ctx.addIssue({ code: 'custom', path: ['MAIL_FROM'], message: 'MAIL_FROM is required while email is on, e.g. "Recovery" <no-reply@portal.example>' });
+    }
     if (!env.VAPID_PUBLIC_KEY !== !env.VAPID_PRIVATE_KEY) {
       ctx.addIssue({ code: 'custom', path: ['VAPID_PRIVATE_KEY'], message: 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together or not at all' });
     }
@@ -123,6 +153,10 @@ const Env = z
     if (env.VAPID_SUBJECT && /^(mailto:[^@]*@|https:\/\/)(localhost|127\.0\.0\.1|\[::1\])([:/]|$)/i.test(env.VAPID_SUBJECT)) {
       ctx.addIssue({ code: 'custom', path: ['VAPID_SUBJECT'], message: 'VAPID_SUBJECT must not name localhost in production (Apple refuses it)' });
     }
+    if (env.EMAIL === 'on' && env.PUBLIC_URL && !env.PUBLIC_URL.startsWith('https://')) {
+      // RFC 8058: a one-click unsubscribe link is an HTTPS URI; mail providers ignore any other.
+      ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'PUBLIC_URL must be an https: URL in production while email is on' });
+    }
     if (env.TEST_FAULTS === '1') {
       ctx.addIssue({ code: 'custom', path: ['TEST_FAULTS'], message: 'fault injection is not allowed in production' });
     }
@@ -139,7 +173,30 @@ export interface VapidKeys {
   privateKey: string;
   subject: string;
 }
-export type Config = Omit<Env, 'NODE_ENV'> & { NODE_ENV: NonNullable<Env['NODE_ENV']>; downloadSecret: string; vapid: VapidKeys; local: boolean; pgliteDir: string; filesDir: string };
+/**
+ * Email as the server uses it. `enabled`: EMAIL=on and an SMTP server to send through (locally, `npm start` sets
+ * SMTP_URL to its inbox; a local server without one, like the tests' default, sends no mail). `publicUrl` has no
+ * trailing slash.
+ */
+export interface EmailConfig {
+  enabled: boolean;
+  smtpUrl: string | null;
+  from: string;
+  delaySeconds: number;
+  publicUrl: string;
+}
+export type Config = Omit<Env, 'NODE_ENV'> & {
+  NODE_ENV: NonNullable<Env['NODE_ENV']>;
+  downloadSecret: string;
+  vapid: VapidKeys;
+  email: EmailConfig;
+  local: boolean;
+  pgliteDir: string;
+  filesDir: string;
+};
+
+/** The local stack's sender: production names its own (checked above). */
+const LOCAL_MAIL_FROM = '"Recovery" <no-reply@localhost>';
 
 /** The subject of the local stack's pushes; production names a real address (checked above). */
 const LOCAL_VAPID_SUBJECT = 'mailto:portal@localhost';
@@ -165,6 +222,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     vapid: {
       ...(cfg.VAPID_PUBLIC_KEY && cfg.VAPID_PRIVATE_KEY ? { publicKey: cfg.VAPID_PUBLIC_KEY, privateKey: cfg.VAPID_PRIVATE_KEY } : localVapidKeys(cfg.DATA_DIR)),
       subject: cfg.VAPID_SUBJECT ?? LOCAL_VAPID_SUBJECT,
+    },
+    // Without SMTP_URL, PUBLIC_URL or MAIL_FROM the config is local or email is off (checked above).
+    email: {
+      enabled: cfg.EMAIL === 'on' && !!cfg.SMTP_URL,
+      smtpUrl: cfg.EMAIL === 'on' ? (cfg.SMTP_URL ?? null) : null,
+      from: cfg.MAIL_FROM ?? LOCAL_MAIL_FROM,
+      delaySeconds: cfg.EMAIL_DELAY_SECONDS,
+      publicUrl: cfg.PUBLIC_URL ?? `http://localhost:${cfg.PORT}`,
     },
     pgliteDir: path.resolve(cfg.DATA_DIR, 'pglite'),
     filesDir: path.resolve(cfg.DATA_DIR, 'files'),

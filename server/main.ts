@@ -33,7 +33,7 @@ const backups = await listenForBackups(services).catch((err: unknown) => {
 await app.listen({ port: config.PORT, host: config.HOST });
 
 // Pushes and email go out from here, on every instance that runs a worker (server/notify/worker.ts).
-const deliveryWorker = config.DELIVERY_WORKER === 'on' ? await runDeliveryWorker(app, services, { sender: null, unsubscribeUrl: () => '' }) : undefined;
+const deliveryWorker = config.DELIVERY_WORKER === 'on' ? await runDeliveryWorker(app, services) : undefined;
 console.log(`API listening on http://localhost:${config.PORT} (${services.database.kind})`);
 
 // The offline IP data (GeoLite2 City, ASN ranges) is opened once, after listening, so the server

@@ -28,6 +28,16 @@ describe('the server refuses to start when misconfigured', () => {
     ['a one-letter download secret', { NODE_ENV: 'development', DOWNLOAD_SECRET: 'a'.repeat(40) }, /DOWNLOAD_SECRET must mix/],
     ['production with emulator settings', { NODE_ENV: 'production', DOWNLOAD_SECRET: strongSecret, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }, /emulator settings are not allowed in production/],
     ['production without VAPID keys', { NODE_ENV: 'production', DOWNLOAD_SECRET: strongSecret, FIREBASE_PROJECT_ID: 'acme-portal', FIREBASE_WEB_API_KEY: 'AIza-key' }, /VAPID_PUBLIC_KEY: VAPID_PUBLIC_KEY is required unless the Auth emulator is used/],
+    [
+      'production without an SMTP server',
+      { NODE_ENV: 'production', DOWNLOAD_SECRET: strongSecret, FIREBASE_PROJECT_ID: 'acme-portal', FIREBASE_WEB_API_KEY: 'AIza-key' },
+      /SMTP_URL: SMTP_URL is required unless the Auth emulator is used: set it, or EMAIL=off to run without email on purpose/,
+    ],
+    [
+      'production with email on and no public address',
+      { NODE_ENV: 'production', DOWNLOAD_SECRET: strongSecret, FIREBASE_PROJECT_ID: 'acme-portal', FIREBASE_WEB_API_KEY: 'AIza-key', SMTP_URL: 'smtp://smtp.acme.example:587' },
+      /PUBLIC_URL: PUBLIC_URL is required while email is on/,
+    ],
     ['production with the demo project', { NODE_ENV: 'production', DOWNLOAD_SECRET: strongSecret, FIREBASE_WEB_API_KEY: 'AIza-key' }, /demo- project is emulator-only/],
   ];
   it.each(cases)('%s', (_name, env, message) => {

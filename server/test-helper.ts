@@ -64,9 +64,10 @@ export const TEST_WRITE_LIMITS: Record<string, string> = {
 
 /** The test environment: files under dataDir, no built PWA, the emulator from the environment. */
 export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
-  // Benches run without the emulator (a stub identity): they are then not local, and need a secret and VAPID keys of their own.
+  // Benches run without the emulator (a stub identity): they are then not local, and need a secret and VAPID keys of
+  // their own; email is off unless their `env` names an SMTP server (EMAIL, SMTP_URL, PUBLIC_URL, MAIL_FROM).
   const vapid = (keys: { publicKey: string; privateKey: string }) => ({ VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: 'mailto:bench@example.com' });
-  const secret = process.env.FIREBASE_AUTH_EMULATOR_HOST ? {} : { DOWNLOAD_SECRET: randomBytes(32).toString('base64url'), ...vapid(newVapidKeys()) };
+  const secret = process.env.FIREBASE_AUTH_EMULATOR_HOST ? {} : { DOWNLOAD_SECRET: randomBytes(32).toString('base64url'), ...vapid(newVapidKeys()), EMAIL: 'off' };
   return loadConfig({ ...TEST_WRITE_LIMITS, ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'no-build'), ...secret, ...env });
 }
 

@@ -2,7 +2,17 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../compose.ts';
 import { DELIVERIES_CHANNEL } from '../plugins/deliveries.ts';
+import { composeEmail, messageIdHost } from './mailer.ts';
+import { unsubscribeUrl } from './unsubscribe-tokens.ts';
 import { type DeliveryWorker, type EmailSender, createDeliveryWorker } from './worker.ts';
+
+/** The worker's email through the app's mailer (null when email is off): composed here, sent over SMTP. */
+export function emailSender(app: FastifyInstance): EmailSender | null {
+  const mailer = app.mailer;
+  if (!mailer) return null;
+  const host = messageIdHost(app.config.email);
+  return { send: (message) => mailer.send(composeEmail({ ...message, host })) };
+}
 
 /** How often a worker looks for due rows without being woken (retries and delayed email come due on their own). */
 const POLL_MS = 2000;
@@ -12,19 +22,15 @@ const POLL_MS = 2000;
  * every POLL_MS for rows that came due. Old rows are pruned daily: sent and skipped after 30 days, failed and
  * unknown (what admins look at) after 90.
  */
-export async function runDeliveryWorker(
-  app: FastifyInstance,
-  services: Services,
-  mail: { sender: EmailSender | null; unsubscribeUrl: (uid: string) => string },
-): Promise<{ worker: DeliveryWorker; stop(): Promise<void> }> {
+export async function runDeliveryWorker(app: FastifyInstance, services: Services): Promise<{ worker: DeliveryWorker; stop(): Promise<void> }> {
   const config = services.config;
   const worker = createDeliveryWorker({
     db: services.db,
     vapid: config.vapid,
-    email: mail.sender,
-    publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
-    unsubscribeUrl: mail.unsubscribeUrl,
-    record: { email: config.EMAIL === 'on', emailDelaySeconds: config.EMAIL_DELAY_SECONDS },
+    email: emailSender(app),
+    publicUrl: config.email.publicUrl,
+    unsubscribeUrl: (uid) => unsubscribeUrl(config, uid),
+    record: { email: config.email.enabled, emailDelaySeconds: config.email.delaySeconds },
     onError: (err) => app.log.error({ err }, 'the delivery worker failed a round; it goes on'),
   });
   const unlisten = await services.database.listen(DELIVERIES_CHANNEL, () => worker.wake(), () => worker.wake());

@@ -4,6 +4,7 @@ import { DELIVERY_EVENT_KINDS, DIGEST_LINE, type EventFacts, OPEN_LINK, PRODUCT_
 import type { PushPayload } from '../../domain/push.ts';
 import type { VapidKeys } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import type { MailOutcome } from './mailer.ts';
 import { type PushResult, sendPush, topicFor } from './web-push.ts';
 import { type RecordOptions, insertFor, isEssential, switchOn } from './record.ts';
 
@@ -33,7 +34,6 @@ export interface EmailMessage {
   /** Non-essential mail only: the one-click unsubscribe address (RFC 8058). */
   unsubscribeUrl?: string;
 }
-export type MailOutcome = { outcome: 'sent' } | { outcome: 'retry'; error: string; status?: number } | { outcome: 'failed'; error: string; status?: number };
 export interface EmailSender {
   send(message: EmailMessage): Promise<MailOutcome>;
 }

@@ -8,6 +8,16 @@ import type { AuthUser } from './auth.ts';
 import { hasStoredAnswer } from '../services/command-ids.ts';
 import { isMultipartRequest, isUploadedFile } from './uploads.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * What a write without a token counts against, instead of the caller's address: a public route whose callers
+     * share addresses (mail providers' servers posting one-click unsubscribes) names what each request is about.
+     */
+    anonymousWriteKey?: (request: FastifyRequest) => string;
+  }
+}
+
 /** See docs/decisions/012-write-limits.md. */
 export interface WriteLimits {
   /** Approved clients, staff and admins: writes per user per minute. */
@@ -122,7 +132,8 @@ interface LimitedHit extends Limit {
 function writeHits(request: FastifyRequest, limits: WriteLimits): LimitedHit[] {
   const user = request.userOrNull;
   if (!user) {
-    return [{ key: `anonymous:${request.ip}`, window: '1m', max: limits.anonymousWritesPerMinute, refusal: (after) => `Too many requests. Please try again in ${after}.` }];
+    const key = request.routeOptions.config.anonymousWriteKey?.(request) ?? `anonymous:${request.ip}`;
+    return [{ key, window: '1m', max: limits.anonymousWritesPerMinute, refusal: (after) => `Too many requests. Please try again in ${after}.` }];
   }
   if (!isLead(user)) {
     return [{ key: `writes:${user.uid}`, window: '1m', max: limits.writesPerMinute, refusal: (after) => `Too many requests: at most ${limits.writesPerMinute} changes a minute. Please try again in ${after}.` }];
