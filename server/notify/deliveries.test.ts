@@ -4,7 +4,10 @@ import { centsFromDollars } from '../../domain/money.ts';
 import { PushPayload } from '../../domain/push.ts';
 import { contactRequests, deliveries, notificationPreferences, productRequests, pushSends, users } from '../db/schema.ts';
 import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
+import { type MailInbox, startMailInbox } from '../../scripts/mail-inbox.ts';
+import { emailSender } from './run.ts';
 import { type PushReceiver, startPushReceiver } from './test-support/push-receiver.ts';
+import { unsubscribeUrl } from './unsubscribe-tokens.ts';
 import { MAX_ATTEMPTS, createDeliveryWorker, type WorkerOptions } from './worker.ts';
 
 const skip = postgresSkipReason();
@@ -17,11 +20,13 @@ describe.each(backends())('deliveries (%s)', (backend) => {
   let staff: TestUser;
   let admin: TestUser;
   let receiver: PushReceiver;
+  let inbox: MailInbox;
   /** How far the workers' clock runs ahead of the real one: tests move it forward past a backoff or a lease. */
   let clock = 0;
 
   beforeAll(async () => {
-    t = await createTestApp({ backend });
+    inbox = await startMailInbox({ smtpPort: 0, httpPort: 0 });
+    t = await createTestApp({ backend, env: { SMTP_URL: inbox.smtpUrl, EMAIL_DELAY_SECONDS: String(DELAY) } });
     staff = await t.user({ staff: true });
     admin = await t.user({ admin: true });
     receiver = await startPushReceiver({ vapidPublicKey: t.services.config.vapid.publicKey });
@@ -29,15 +34,16 @@ describe.each(backends())('deliveries (%s)', (backend) => {
   afterAll(async () => {
     await receiver?.close();
     await t?.close();
+    await inbox?.close();
   });
 
   const worker = (o: Partial<WorkerOptions> = {}) =>
     createDeliveryWorker({
       db: t.services.db,
       vapid: t.services.config.vapid,
-      email: null,
-      publicUrl: 'http://localhost:8080',
-      unsubscribeUrl: (uid) => `http://localhost:8080/api/unsubscribe/${uid}`,
+      email: emailSender(t.app),
+      publicUrl: t.services.config.email.publicUrl,
+      unsubscribeUrl: (uid) => unsubscribeUrl(t.services.config, uid),
       record: { email: true, emailDelaySeconds: DELAY },
       now: () => Date.now() + clock,
       pushTimeoutMs: 2000,
@@ -281,6 +287,107 @@ describe.each(backends())('deliveries (%s)', (backend) => {
       const everyone = await t.services.db.$count(users);
       expect(rows.filter((r) => r.channel === 'email').length).toBeLessThanOrEqual(everyone);
       expect(rows.filter((r) => r.channel === 'email').length).toBeGreaterThan(1);
+    });
+
+    it('an email waits for the delay, then goes once with the screen’s link, the delivery id as Message-ID and one-click unsubscribe that works without signing in', async () => {
+      // The workers' clock back to the database's, so the email is not due yet.
+      clock = 0;
+      const kim = await client({ push: false });
+      const threadId = await openThread(kim);
+      await staffReply(threadId);
+      await worker().drain();
+      const [row] = await rowsOf(kim.uid);
+      expect(row).toMatchObject({ channel: 'email', state: 'queued' });
+      clock += (DELAY + 1) * 1000;
+      await worker().drain();
+      const mail = await inbox.waitFor((m) => m.to.includes(kim.email));
+      expect(mail.subject).toBe('Recovery: Support replied to your message');
+      expect(mail.text).toContain(`${t.services.config.email.publicUrl}/contact-requests?thread=${threadId}`);
+      expect(mail.text).not.toContain('My bank');
+      expect(mail.messageId).toBe(`<${row.id}@${new URL(t.services.config.email.publicUrl).hostname}>`);
+      expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+      const link = defined(/<([^>]+)>/.exec(mail.headers['list-unsubscribe'] ?? '')?.[1], 'the unsubscribe link');
+      expect((await rowsOf(kim.uid))[0].state).toBe('sent');
+      clock += 24 * 3600_000;
+      await worker().drain();
+      expect(inbox.messages().filter((m) => m.to.includes(kim.email))).toHaveLength(1);
+
+      const off = await t.app.inject({ method: 'POST', url: new URL(link).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+      expect(off.statusCode, off.body).toBe(200);
+      const [choices] = await t.services.db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, kim.uid));
+      expect(choices).toMatchObject({ email: false, personalUpdates: true });
+    });
+
+    it('read in the app means no email: the notification marker, the thread opened, the request opened each cancel it', async () => {
+      const [lea, max, ned] = [await client({ push: false }), await client({ push: false }), await client({ push: false })];
+      const leaThread = await openThread(lea);
+      await staffReply(leaThread);
+      const [leaRow] = await rowsOf(lea.uid);
+      const read = await call(lea, 'PUT', '/api/notifications/read', { notificationId: leaRow.notificationId });
+      expect(read.statusCode, read.body).toBe(200);
+
+      const maxThread = await openThread(max);
+      await staffReply(maxThread);
+      // The reply the thread shows last: the delivery's key names it.
+      const replyId = (await rowsOf(max.uid))[0].eventKey.replace('reply:', '');
+      const seenThread = await call(max, 'PUT', '/api/seen', { kind: 'thread', id: maxThread, replyId });
+      expect(seenThread.statusCode, seenThread.body).toBe(200);
+
+      const request = await requestOf(ned);
+      const priced = await call(staff, 'POST', `/api/staff/requests/${request.id}/transition`, { to: 'Waiting for actions', version: 1, totalAmount: 900 });
+      expect(priced.statusCode, priced.body).toBe(200);
+      const [shown] = await t.services.db.select().from(productRequests).where(eq(productRequests.id, request.id));
+      const seenRequest = await call(ned, 'PUT', '/api/seen', { kind: 'request', id: request.id, updatedAt: new Date(shown.updatedAt).toISOString() });
+      expect(seenRequest.statusCode, seenRequest.body).toBe(200);
+
+      clock += (DELAY + 1) * 1000;
+      await worker().drain();
+      for (const person of [lea, max, ned]) {
+        const rows = await rowsOf(person.uid);
+        expect(rows.length).toBeGreaterThan(0);
+        expect(rows.every((r) => r.state === 'skipped' && r.skipReason === 'read in the app')).toBe(true);
+        expect(inbox.messages().filter((m) => m.to.includes(person.email))).toEqual([]);
+      }
+    });
+
+    it('several updates in one window become one digest email', async () => {
+      const olga = await client({ push: false });
+      const request = await requestOf(olga);
+      const price = await call(staff, 'POST', `/api/staff/requests/${request.id}/transition`, { to: 'Waiting for actions', version: 1, totalAmount: 500 });
+      expect(price.statusCode, price.body).toBe(200);
+      const start = await call(staff, 'POST', `/api/staff/requests/${request.id}/transition`, { to: 'In Progress', version: 2 });
+      expect(start.statusCode, start.body).toBe(200);
+      await staffReply(await openThread(olga));
+      clock += (DELAY + 1) * 1000;
+      await worker().drain();
+      const mail = await inbox.waitFor((m) => m.to.includes(olga.email));
+      expect(mail.subject).toBe('Recovery: 3 new updates');
+      expect(mail.text).toContain('is ready to pay');
+      expect(mail.text).toContain('Work has started');
+      expect(mail.text).toContain('Support replied to your message');
+      expect(mail.text).not.toContain('$500');
+      const rows = await rowsOf(olga.uid);
+      expect(rows.map((r) => r.state)).toEqual(['sent', 'sent', 'sent']);
+      expect(inbox.messages().filter((m) => m.to.includes(olga.email))).toHaveLength(1);
+    });
+
+    it('choices are read again at send time, and essential mail (a payment) goes at once whatever was chosen, without unsubscribe headers', async () => {
+      const pia = await client({ push: false });
+      await staffReply(await openThread(pia));
+      await setChoices(pia, { email: false, personalUpdates: false });
+      clock += (DELAY + 1) * 1000;
+      await worker().drain();
+      expect((await rowsOf(pia.uid)).map((r) => [r.state, r.skipReason])).toEqual([['skipped', 'switched off']]);
+
+      const row = await requestOf(pia, { status: 'Waiting for actions', totalCents: centsFromDollars(1000) });
+      const paid = await call(staff, 'POST', `/api/staff/requests/${row.id}/payments`, { version: 1, amount: 250, method: 'CARD', paidAt: '2026-11-01' });
+      expect(paid.statusCode, paid.body).toBe(201);
+      await worker().drain();
+      const mail = await inbox.waitFor((m) => m.to.includes(pia.email));
+      expect(mail.subject).toMatch(/^Recovery: Payment received \(BD-\d{4}\)$/);
+      expect(mail.text).not.toContain('250');
+      expect(mail.headers['list-unsubscribe']).toBeUndefined();
+      expect(mail.text).toContain(`${t.services.config.email.publicUrl}/settings?tab=billings`);
     });
 
     it('staff hear only of what is still waiting: a message answered before the send is skipped', async () => {
