@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { DELIVERY_EVENT_KINDS, type EventFacts, deliveryEvents, emailSubject } from './notify-events.ts';
+
+/** Facts with a tell-tale value each: none of them may reach a lock screen or a mail's subject, except the reference. */
+const facts: EventFacts = {
+  requestId: '0b9d6c1e-7f1a-4c52-9a8e-3d2f1b0c9e7a',
+  tool: 'bank-dispute',
+  ref: 'BD-0042',
+  threadId: '5e3c1a2b-1111-4c52-9a8e-3d2f1b0c9e7a',
+  clientUid: 'kq7Yx2uid',
+  clientName: 'Zelda Moneypenny',
+  refundId: '7a7a7a7a-2222-4c52-9a8e-3d2f1b0c9e7a',
+  approved: true,
+  downloadable: true,
+};
+const secrets = ['Zelda', 'Moneypenny', '$', '0b9d6c1e', '5e3c1a2b', '7a7a7a7a'];
+
+describe('delivery events', () => {
+  it.each(DELIVERY_EVENT_KINDS)('%s: the lock-screen line and the mail subject name no person, amount or id', (kind) => {
+    const event = deliveryEvents[kind];
+    for (const text of [event.neutral(facts), emailSubject(event.line(facts))]) {
+      for (const secret of secrets) expect(text).not.toContain(secret);
+      expect(text.length).toBeGreaterThan(5);
+    }
+  });
+
+  it.each(DELIVERY_EVENT_KINDS)('%s: a click opens a path of this site, built only of ids', (kind) => {
+    const url = deliveryEvents[kind].url(facts);
+    expect(url.startsWith('/')).toBe(true);
+    expect(url.startsWith('//')).toBe(false);
+    expect(url).not.toContain('Zelda');
+    expect(deliveryEvents[kind].url({})).toMatch(/^\/[a-z-]*/);
+  });
+
+  it('client events are clients’, staff events staff’s, and every staff event has its own switch', () => {
+    for (const kind of DELIVERY_EVENT_KINDS) {
+      const event = deliveryEvents[kind];
+      if (event.audience === 'staff') expect('staffSwitch' in event && event.staffSwitch).toBeTruthy();
+      else expect(event.category).not.toBe('staff');
+    }
+    expect(deliveryEvents.payment.category).toBe('essential');
+    expect(deliveryEvents.priced.url(facts)).toBe(`/tool/bank-dispute?request=${facts.requestId}`);
+    expect(deliveryEvents.reply.url(facts)).toBe(`/contact-requests?thread=${facts.threadId}`);
+  });
+});
