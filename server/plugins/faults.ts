@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -140,6 +141,30 @@ function testRoutes(app: FastifyInstance, controls: FaultControls) {
         await insertBenchRequests(db, uid, Math.min(1000, request.body.count - done), request.body.withCommandIds);
       }
       return { data: { uid, inserted: request.body.count } };
+    },
+  );
+  /** A user's deliveries (pushes and emails) by email address, oldest first: what the worker made of them. */
+  api.get('/api/__test/deliveries', { schema: { hide: true, querystring: z.object({ email: z.string() }) } }, async (request) => {
+    const uid = await uidOf(db, request.query.email);
+    const rows = rowsOf(
+      await db.execute(sql`select id, event_kind as "eventKind", channel, state, skip_reason as "skipReason", attempts from deliveries where recipient_uid = ${uid} order by created_at, id`),
+    );
+    return { data: rows };
+  });
+  /** A delivery that gave up (as after its last attempt), for the admins' page. */
+  api.post(
+    '/api/__test/deliveries/failed',
+    { schema: { hide: true, body: z.strictObject({ email: z.string(), channel: z.enum(['push', 'email']), state: z.enum(['failed', 'unknown']).default('failed') }) } },
+    async (request) => {
+      const uid = await uidOf(db, request.body.email);
+      const [row] = rowsOf<{ id: string }>(
+        await db.execute(sql`
+          insert into deliveries (event_kind, event_key, recipient_uid, channel, facts, state, attempts, last_status, last_error, finished_at)
+          values ('reply', ${`test:${randomUUID()}`}, ${uid}, ${request.body.channel}, '{}'::jsonb, ${request.body.state}, 6, 503,
+                  'push service answered 503: Service Unavailable', now())
+          returning id`),
+      );
+      return { data: row };
     },
   );
   /** Counts rows whose text contains a marker: total and how many distinct, per table. */
