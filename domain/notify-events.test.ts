@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DELIVERY_EVENT_KINDS, type EventFacts, deliveryEvents, emailSubject } from './notify-events.ts';
+import { DELIVERY_EVENT_KINDS, type EventFacts, deliveryEvents, emailSubject, eventDefinition } from './notify-events.ts';
 
 /** Facts with a tell-tale value each: none of them may reach a lock screen or a mail's subject, except the reference. */
 const facts: EventFacts = {
@@ -17,7 +17,7 @@ const secrets = ['Zelda', 'Moneypenny', '$', '0b9d6c1e', '5e3c1a2b', '7a7a7a7a']
 
 describe('delivery events', () => {
   it.each(DELIVERY_EVENT_KINDS)('%s: the lock-screen line and the mail subject name no person, amount or id', (kind) => {
-    const event = deliveryEvents[kind];
+    const event = eventDefinition(kind)!;
     for (const text of [event.neutral(facts), emailSubject(event.line(facts))]) {
       for (const secret of secrets) expect(text).not.toContain(secret);
       expect(text.length).toBeGreaterThan(5);
@@ -25,17 +25,17 @@ describe('delivery events', () => {
   });
 
   it.each(DELIVERY_EVENT_KINDS)('%s: a click opens a path of this site, built only of ids', (kind) => {
-    const url = deliveryEvents[kind].url(facts);
+    const url = eventDefinition(kind)!.url(facts);
     expect(url.startsWith('/')).toBe(true);
     expect(url.startsWith('//')).toBe(false);
     expect(url).not.toContain('Zelda');
-    expect(deliveryEvents[kind].url({})).toMatch(/^\/[a-z-]*/);
+    expect(eventDefinition(kind)!.url({})).toMatch(/^\/[a-z-]*/);
   });
 
   it('client events are clients’, staff events staff’s, and every staff event has its own switch', () => {
     for (const kind of DELIVERY_EVENT_KINDS) {
-      const event = deliveryEvents[kind];
-      if (event.audience === 'staff') expect('staffSwitch' in event && event.staffSwitch).toBeTruthy();
+      const event = eventDefinition(kind)!;
+      if (event.audience === 'staff') expect(event.staffSwitch).toBeTruthy();
       else expect(event.category).not.toBe('staff');
     }
     expect(deliveryEvents.payment.category).toBe('essential');
