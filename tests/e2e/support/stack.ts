@@ -8,7 +8,7 @@ export const E2E_AUTH_PORT = Number(process.env.E2E_AUTH_PORT ?? 9299);
 export const E2E_INBOX_PORT = Number(process.env.E2E_INBOX_PORT ?? E2E_PORT + 100);
 export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? E2E_PORT + 200);
 /** The e2e stacks' email wait: long enough to open the app first, short enough to wait for. */
-export const E2E_EMAIL_DELAY_SECONDS = 3;
+export const E2E_EMAIL_DELAY_SECONDS = 6;
 /**
  * Specs run two at a time on two stacks. The machine's two cores are then busy: each spec takes about 1.4 times as
  * long as alone, so two of them finish in about 0.7 of the time one after the other (decision 028).
