@@ -1,4 +1,5 @@
 import { PushPublicKey } from '../../domain/push.ts';
+import { NavigateMessage, SubscriptionChangedMessage } from '../../domain/push-messages.ts';
 import { apiGet, apiRequest, toApiError } from './api.ts';
 import { NetworkError } from './api-errors.ts';
 import type { PortalDb } from './db.ts';
@@ -123,6 +124,7 @@ function browserPermission(): PushPermission {
   return Notification.permission;
 }
 
+/** The worker's registration, waited for when subscribing (the page may have just registered it). */
 async function registration(): Promise<ServiceWorkerRegistration> {
   return navigator.serviceWorker.ready;
 }
@@ -140,7 +142,8 @@ export function browserPushEnv(): PushEnv {
       if (browserPermission() === 'unsupported') return 'unsupported';
       return Notification.requestPermission();
     },
-    getSubscription: async () => (await registration()).pushManager.getSubscription(),
+    // Not waited for: with no worker registered (the dev server) there is no subscription either.
+    getSubscription: async () => (await navigator.serviceWorker.getRegistration())?.pushManager.getSubscription() ?? null,
     subscribe: async (applicationServerKey) => (await registration()).pushManager.subscribe({ userVisibleOnly: true, applicationServerKey }),
     publicKey: async () => (await apiGet('/push/public-key', PushPublicKey)).publicKey,
     save: (subscription) => sendOrThrow('/push/subscriptions', 'POST', subscription),
@@ -206,4 +209,18 @@ export function showsPushOffer(state: { offer: PushOfferState; standalone: boole
 /** The app runs installed (from the home screen), not in a browser tab. */
 export function runsInstalled(): boolean {
   return typeof window !== 'undefined' && (window.matchMedia?.('(display-mode: standalone)').matches === true || (navigator as { standalone?: boolean }).standalone === true);
+}
+
+// ---- the page's side of the service worker's messages ----
+
+/** Notification clicks (open this path) and renewed subscriptions (give it to the server), from the service worker. */
+export function watchPushMessages(on: { navigate(url: string): void; subscriptionChanged(): void }): () => void {
+  if (typeof navigator === 'undefined' || !navigator.serviceWorker) return () => undefined;
+  const listener = (event: MessageEvent) => {
+    const navigate = NavigateMessage.safeParse(event.data);
+    if (navigate.success) on.navigate(navigate.data.url);
+    else if (SubscriptionChangedMessage.safeParse(event.data).success) on.subscriptionChanged();
+  };
+  navigator.serviceWorker.addEventListener('message', listener);
+  return () => navigator.serviceWorker.removeEventListener('message', listener);
 }
