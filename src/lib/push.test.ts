@@ -23,7 +23,7 @@ function fakeEnv(start: { permission: PushPermission; subscribedWith?: string; a
   let count = 0;
   let current: DeviceSubscription | null = start.subscribedWith ? made(start.subscribedWith, count++) : null;
   const env: PushEnv = {
-    permission: () => permission,
+    permission: async () => permission,
     requestPermission: async () => {
       calls.push('prompt');
       permission = start.answer ?? permission;

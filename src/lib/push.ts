@@ -26,7 +26,7 @@ export interface DeviceSubscription {
 
 /** The browser and the server, as push.ts uses them. */
 export interface PushEnv {
-  permission(): PushPermission;
+  permission(): Promise<PushPermission>;
   /** The browser's prompt: only ever called from a user's gesture (enablePush). */
   requestPermission(): Promise<PushPermission>;
   getSubscription(): Promise<DeviceSubscription | null>;
@@ -71,7 +71,7 @@ export type PushSyncResult = 'off' | 'blocked' | 'kept' | 'subscribed';
  */
 export async function syncPushSubscription(env: PushEnv, wanted: boolean): Promise<PushSyncResult> {
   if (!wanted) return 'off';
-  if (env.permission() !== 'granted') return 'blocked';
+  if ((await env.permission()) !== 'granted') return 'blocked';
   const key = keyBytes(await env.publicKey());
   let subscription = await env.getSubscription();
   let result: PushSyncResult = 'kept';
@@ -91,7 +91,7 @@ export async function syncPushSubscription(env: PushEnv, wanted: boolean): Promi
  * is made when the connection returns (the rejection says so).
  */
 export async function enablePush(env: PushEnv, db: PortalDb): Promise<PushSyncResult> {
-  const before = env.permission();
+  const before = await env.permission();
   if (before === 'unsupported' || before === 'denied') return 'blocked';
   const permission = before === 'granted' ? before : await env.requestPermission();
   if (permission !== 'granted') return 'blocked';
@@ -107,7 +107,7 @@ export async function disablePush(env: PushEnv, db: PortalDb): Promise<void> {
 
 /** The server forgets this device's subscription and the browser drops it; what fails is only logged (sign-out must go on). */
 export async function forgetDevice(env: PushEnv): Promise<void> {
-  if (env.permission() === 'unsupported') return;
+  if ((await env.permission()) === 'unsupported') return;
   const subscription = await env.getSubscription();
   if (!subscription) return;
   try {
@@ -119,9 +119,23 @@ export async function forgetDevice(env: PushEnv): Promise<void> {
 
 // ---- the browser's objects ----
 
-function browserPermission(): PushPermission {
-  if (typeof window === 'undefined' || !('Notification' in window) || !('PushManager' in window) || !('serviceWorker' in navigator)) return 'unsupported';
-  return Notification.permission;
+function pushSupported(): boolean {
+  return typeof window !== 'undefined' && 'Notification' in window && 'PushManager' in window && 'serviceWorker' in navigator;
+}
+
+/**
+ * The Permissions API's answer, which is the one the service worker's showNotification obeys; Notification.permission
+ * where the browser cannot say (some embedded and headless Chromium builds report "denied" there while the
+ * permission is granted).
+ */
+async function browserPermission(): Promise<PushPermission> {
+  if (!pushSupported()) return 'unsupported';
+  try {
+    const state = (await navigator.permissions.query({ name: 'notifications' })).state;
+    return state === 'prompt' ? 'default' : state;
+  } catch {
+    return Notification.permission;
+  }
 }
 
 /** The worker's registration, waited for when subscribing (the page may have just registered it). */
@@ -139,8 +153,9 @@ export function browserPushEnv(): PushEnv {
   return {
     permission: browserPermission,
     requestPermission: async () => {
-      if (browserPermission() === 'unsupported') return 'unsupported';
-      return Notification.requestPermission();
+      if (!pushSupported()) return 'unsupported';
+      await Notification.requestPermission();
+      return browserPermission();
     },
     // Not waited for: with no worker registered (the dev server) there is no subscription either.
     getSubscription: async () => (await navigator.serviceWorker.getRegistration())?.pushManager.getSubscription() ?? null,

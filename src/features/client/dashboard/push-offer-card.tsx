@@ -1,10 +1,10 @@
 import { Button, Card, CloseButton, HStack, Stack, Text } from '@chakra-ui/react';
 import { BellRing } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { iconSize } from '../../../components/theme-tokens.ts';
 import { NetworkError } from '../../../lib/api-errors.ts';
 import { changePreferences } from '../../../lib/notification-preferences.ts';
-import { PUSH_ON_DEVICE_KEY, answerPushOffer, browserPushEnv, enablePush, readPushOffer, runsInstalled, showsPushOffer } from '../../../lib/push.ts';
+import { type PushPermission, PUSH_ON_DEVICE_KEY, answerPushOffer, browserPushEnv, enablePush, readPushOffer, runsInstalled, showsPushOffer } from '../../../lib/push.ts';
 import { useReplica } from '../../../lib/replica.ts';
 import { useLiveQuery } from '../../../lib/use-live-query.ts';
 
@@ -22,7 +22,15 @@ export function PushOfferCard() {
   const [standalone] = useState(runsInstalled);
   const [busy, setBusy] = useState(false);
   const wanted = useLiveQuery(async () => (await db.meta.get(PUSH_ON_DEVICE_KEY))?.value === true, [db]);
-  if (wanted === undefined || !showsPushOffer({ offer, standalone, permission: env.permission(), wanted })) return null;
+  const [permission, setPermission] = useState<PushPermission | null>(null);
+  useEffect(() => {
+    let live = true;
+    void env.permission().then((p) => live && setPermission(p));
+    return () => {
+      live = false;
+    };
+  }, [env]);
+  if (wanted === undefined || permission === null || !showsPushOffer({ offer, standalone, permission, wanted })) return null;
 
   const answer = () => {
     answerPushOffer();

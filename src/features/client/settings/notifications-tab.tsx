@@ -1,5 +1,5 @@
 import { Box, Heading, Stack, Switch, Text } from '@chakra-ui/react';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { NotificationPreferences, PreferenceField } from '../../../../domain/notification-preferences.ts';
 import { hasRole } from '../../../../domain/roles.ts';
 import { NetworkError } from '../../../lib/api-errors.ts';
@@ -129,12 +129,20 @@ function SettingSwitch({
  */
 function DeviceSwitch({ pushAllowed }: { pushAllowed: boolean }) {
   const db = useReplica();
-  const env = browserPushEnv();
-  const [permission, setPermission] = useState<PushPermission>(() => env.permission());
+  const [env] = useState(browserPushEnv);
+  // Unknown until the browser answers: the switch waits disabled, without a note.
+  const [permission, setPermission] = useState<PushPermission | null>(null);
+  useEffect(() => {
+    let live = true;
+    void env.permission().then((p) => live && setPermission(p));
+    return () => {
+      live = false;
+    };
+  }, [env]);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const wanted = useLiveQuery(async () => (await db.meta.get(PUSH_ON_DEVICE_KEY))?.value === true, [db], false);
-  const blocked = pushBlockedText(permission);
+  const blocked = permission === null ? null : pushBlockedText(permission);
 
   const change = async (on: boolean) => {
     setBusy(true);
@@ -159,7 +167,7 @@ function DeviceSwitch({ pushAllowed }: { pushAllowed: boolean }) {
       console.error('push on this device', err);
       setNote('Notifications could not be turned on here. Please try again.');
     } finally {
-      setPermission(env.permission());
+      setPermission(await env.permission());
       setBusy(false);
     }
   };
@@ -170,7 +178,7 @@ function DeviceSwitch({ pushAllowed }: { pushAllowed: boolean }) {
       description="A notification on this phone or computer when your case moves. Each device is turned on by itself."
       note={blocked ?? note}
       checked={wanted && permission === 'granted'}
-      disabled={busy || blocked !== null}
+      disabled={busy || permission === null || blocked !== null}
       onChange={(on) => void change(on)}
     />
   );
