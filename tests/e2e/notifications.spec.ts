@@ -231,3 +231,33 @@ test('switches turned offline show at once, stay after a reload and reach the se
   await expect.poll(serverRow, { timeout: 30_000 }).toMatchObject({ email: false, staffRefunds: false, lockScreenDetails: true, generalUpdates: true, staffLeads: true });
   await context.close();
 });
+
+test("a notification's links open their screen: a conversation, the Billings tab", async ({ browser, request }) => {
+  test.setTimeout(90_000);
+  const email = `links-${Date.now()}@e2e.test`;
+  await clientWithPaidRequest(request, email, PASSWORD);
+  const token = await idToken(email, PASSWORD);
+  const post = async (subject: string) =>
+    dataOf<{ id: string }>(await request.post('/api/contact', { headers: bearer(token), data: { contactRequest: { subject, message: `About ${subject}` } } }));
+  await post('First question');
+  const linked = await post('Second question');
+  await post('Third question');
+
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport: DESKTOP });
+  const page = await context.newPage();
+  await signIn(page, email, PASSWORD);
+  await page.goto(`/contact-requests?thread=${linked.id}`);
+  const threads = page.getByTestId('contact-request');
+  await expect(threads).toHaveCount(3);
+  // Only the linked conversation is open.
+  await expect(threads.filter({ hasText: 'Second question' }).getByTestId('conversation')).toHaveAttribute('data-open', 'true');
+  await expect(threads.filter({ hasText: 'First question' }).getByTestId('conversation')).toHaveAttribute('data-open', 'false');
+  await expect(threads.filter({ hasText: 'Second question' }).getByRole('button', { name: 'Hide conversation' })).toBeVisible();
+
+  await page.goto('/settings?tab=billings');
+  await expect(page.getByRole('tab', { name: 'Billings', selected: true })).toBeVisible();
+  // A value the app does not know falls back to the first tab instead of an error.
+  await page.goto('/settings?tab=nonsense');
+  await expect(page.getByRole('tab', { name: 'Profile', selected: true })).toBeVisible();
+  await context.close();
+});
