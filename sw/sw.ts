@@ -4,6 +4,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 
 import { FINAL_FILES_CACHE, finalFileCacheKey } from '../domain/downloads.ts';
+import { listenForPush } from './push.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -52,6 +53,9 @@ registerRoute(
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
 });
+
+// Web Push: every push shows a notification, a click opens its screen (sw/push.ts).
+listenForPush();
 
 // Background Sync: the browser wakes us when connectivity returns; the page's outbox sender does the sending
 // (it holds the user's session), so we only wake it.

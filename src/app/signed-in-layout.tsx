@@ -12,6 +12,7 @@ import { type PortalDb, openUserDb } from '../lib/db.ts';
 import { signOut } from '../lib/firebase.ts';
 import { loadProfile } from '../lib/load-profile.ts';
 import { requestPersistentStorage } from '../lib/pwa.ts';
+import { syncThisDevice, watchPushMessages } from '../lib/push.ts';
 import { CommandEditorsContext } from '../lib/sync/commands/editor-context.ts';
 import { greetingName } from '../lib/display-name.ts';
 import { hasRole } from '../../domain/roles.ts';
@@ -37,6 +38,7 @@ export function SignedInLayout({ uid, children }: { uid: string; children: React
   useEffect(() => {
     void requestPersistentStorage();
   }, []);
+  usePushOnThisDevice(db);
   return (
     <ReplicaContext.Provider value={db}>
       <SyncEngineContext.Provider value={engine}>
@@ -46,6 +48,25 @@ export function SignedInLayout({ uid, children }: { uid: string; children: React
       </SyncEngineContext.Provider>
     </ReplicaContext.Provider>
   );
+}
+
+/**
+ * Web Push for the signed-in user: this device's subscription is renewed and given to the server on every start,
+ * on every return online and when the push service replaced it (never with a prompt: lib/push.ts), and a
+ * notification's click opens its screen here with the router.
+ */
+function usePushOnThisDevice(db: PortalDb): void {
+  const router = useRouter();
+  useEffect(() => {
+    const sync = () => void syncThisDevice(db).catch((err: unknown) => console.warn('push subscription not renewed', err));
+    sync();
+    window.addEventListener('online', sync);
+    const stop = watchPushMessages({ navigate: (href) => void router.navigate({ href }), subscriptionChanged: sync });
+    return () => {
+      window.removeEventListener('online', sync);
+      stop();
+    };
+  }, [db, router]);
 }
 
 function ProfileGate({ db, children }: { db: PortalDb; children: ReactNode }) {

@@ -21,7 +21,7 @@ export interface FormPayload {
 }
 
 /** Client commands, then the staff workspace's (a reply to a client, an internal note), which queue offline too. */
-export type ClientCommandKind = 'purchase' | 'refund' | 'contact' | 'contactReply' | 'initialForm' | 'notificationsRead';
+export type ClientCommandKind = 'purchase' | 'refund' | 'contact' | 'contactReply' | 'initialForm' | 'notificationsRead' | 'notificationPreferences' | 'seen';
 export type StaffCommandKind = 'staffReply' | 'staffNote';
 export type CommandKind = ClientCommandKind | StaffCommandKind;
 export type CommandStatus = 'pending' | 'sending' | 'failed' | 'held';
@@ -49,7 +49,10 @@ export interface OutboxCommand {
    * The optimistic row this command wrote, replaced by the server's row once sent. Staff commands write
    * none: the page shows them from the outbox, and `id` is the client file they belong to.
    */
-  target: { table: 'requests' | 'refunds' | 'contactRequests' | 'contactReplies' | 'profile' | 'staffClients' | 'notificationReads'; id: string };
+  target: {
+    table: 'requests' | 'refunds' | 'contactRequests' | 'contactReplies' | 'profile' | 'staffClients' | 'notificationReads' | 'notificationPreferences' | 'meta';
+    id: string;
+  };
   /**
    * What the optimistic write changed on a row that existed before it (the profile, for the initial
    * form): Discard puts these fields back, so it is a true undo. New rows need none: Discard deletes them.
@@ -188,10 +191,20 @@ export function requestsOfTool(db: PortalDb, tool: string) {
 
 /**
  * Every table a command's optimistic write or confirmation touches: one list, so no transaction misses one.
- * Notifications are only read (the marker takes the shown notification's time).
+ * Notifications are only read (the marker takes the shown notification's time); a `seen` command keeps its mark in meta.
  */
 export function commandTables(db: PortalDb) {
-  return [db.outbox, ...OPTIMISTIC_LISTS.map((list) => db.table(list)), db.profile, db.staffClients, db.staffRequests, db.notificationReads, db.notifications];
+  return [
+    db.outbox,
+    ...OPTIMISTIC_LISTS.map((list) => db.table(list)),
+    db.profile,
+    db.staffClients,
+    db.staffRequests,
+    db.notificationReads,
+    db.notifications,
+    db.notificationPreferences,
+    db.meta,
+  ];
 }
 
 export function dbName(uid: string): string {

@@ -5,10 +5,14 @@ import { texts } from '../../../domain/texts.ts';
 import { createStore } from '../../lib/create-store.ts';
 import { deleteUserDb } from '../../lib/db.ts';
 import { signOut } from '../../lib/firebase.ts';
+import { atMost, browserPushEnv, forgetDevice } from '../../lib/push.ts';
 import { useReplica } from '../../lib/replica.ts';
 import { setLoading, showMessage } from '../../lib/ui-state.ts';
 import { signOutMachine } from './sign-out.machine.ts';
 import { sendActivityStatus } from './use-presence.ts';
+
+/** How long sign-out waits for the server to forget the device's push subscription. */
+const PUSH_FORGET_WAIT_MS = 3000;
 
 export type SignOutActor = ActorRefFrom<typeof signOutMachine>;
 
@@ -43,7 +47,11 @@ export function useSignOut(): () => void {
         },
         actors: {
           countUnsent: fromPromise(() => db.outbox.count()),
-          markInactive: fromPromise(() => sendActivityStatus('IN_ACTIVE')),
+          // The server forgets this device's push subscription while the session can still say whose it is: best
+          // effort, and never more than a moment's wait (the next user of the device gets no pushes of this one's).
+          markInactive: fromPromise(async () => {
+            await Promise.all([sendActivityStatus('IN_ACTIVE'), atMost(PUSH_FORGET_WAIT_MS, forgetDevice(browserPushEnv()))]);
+          }),
           endSession: fromPromise(() => signOut()),
           goToLogin: fromPromise(() => navigate({ to: '/login' })),
           wipeLocalData: fromPromise(() => deleteUserDb(uid)),

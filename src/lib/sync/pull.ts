@@ -3,6 +3,7 @@ import type { Profile } from '../../../domain/schemas.ts';
 import { LooseSyncPage, OPTIMISTIC_LISTS, type RejectedSyncRow, SYNC_LISTS, type SyncList, type SyncPage, readSyncPage } from '../../../domain/sync.ts';
 import { apiGet } from '../api.ts';
 import { type PortalDb, SYNC_CURSOR_KEY } from '../db.ts';
+import { withWaitingSwitches } from '../notification-preferences.ts';
 import { putReadMarker } from '../notification-reads.ts';
 import { beginCatchUp } from './catch-up.ts';
 
@@ -191,12 +192,16 @@ export async function applyPage(db: PortalDb, page: SyncPage, rejected: Rejected
 /**
  * A list's rows into the replica's table of the same name (looked up by name: `db.table` is untyped, the rows are
  * typed by SyncPage). The read marker only moves forward, so a marker of a command not sent yet is not taken back
- * (putReadMarker). Other rows of commands still waiting are optimistic rows keyed by their command id, which no
+ * (putReadMarker), and switches whose command still waits stay as the user turned them (withWaitingSwitches). Other rows of commands still waiting are optimistic rows keyed by their command id, which no
  * server row has, so a put never overwrites them.
  */
 async function putRows(db: PortalDb, page: SyncPage, list: SyncList): Promise<void> {
   if (list === 'notificationReads') {
     for (const marker of page.notificationReads) await putReadMarker(db, marker);
+    return;
+  }
+  if (list === 'notificationPreferences') {
+    for (const row of page.notificationPreferences) await db.notificationPreferences.put(await withWaitingSwitches(db, row));
     return;
   }
   const rows = page[list];

@@ -86,6 +86,10 @@ describe('contact requests threads', () => {
     expect(within(shown[1]).getByText('You')).toBeTruthy();
     expect(within(shown[0]).getByText(/^10\/01\/2026 \d\d:\d\d$/)).toBeTruthy();
     expect(within(li).getByText(closedThreadText)).toBeTruthy();
+    // Opening it tells the server it was seen up to its newest reply, once.
+    const replies = () => db.outbox.filter((c) => c.kind === 'contactReply');
+    const seen = await waitFor(async () => (await db.outbox.filter((c) => c.kind === 'seen').toArray())[0] ?? Promise.reject(new Error('not marked yet')));
+    expect(seen).toMatchObject({ method: 'PUT', path: '/seen', json: { kind: 'thread', id: 't1', replyId: 'r2' } });
 
     // Empty (or blank) is refused by ReplyBody's rule before anything is queued.
     const box = within(li).getByLabelText('Your reply', { exact: false });
@@ -93,12 +97,12 @@ describe('contact requests threads', () => {
     fireEvent.change(box, { target: { value: '   ' } });
     fireEvent.click(within(li).getByRole('button', { name: 'Send' }));
     expect(await within(li).findByText('Message is required')).toBeTruthy();
-    expect(await db.outbox.count()).toBe(0);
+    expect(await replies().count()).toBe(0);
 
     fireEvent.change(box, { target: { value: '  Any news on my case?  ' } });
     fireEvent.click(within(li).getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(within(li).getAllByTestId('contact-reply')).toHaveLength(3));
-    const command = await waitFor(async () => (await db.outbox.toArray())[0] ?? Promise.reject(new Error('not queued yet')));
+    const command = await waitFor(async () => (await replies().toArray())[0] ?? Promise.reject(new Error('not queued yet')));
     expect(command).toMatchObject({ kind: 'contactReply', method: 'POST', path: '/contact/t1/replies', json: { reply: { message: 'Any news on my case?' } } });
     const mine = within(li).getAllByTestId('contact-reply')[2];
     expect(within(mine).getByText('You')).toBeTruthy();

@@ -8,8 +8,11 @@ import { iconSize } from '../../../components/theme-tokens.ts';
 import { ContactThread } from './contact-thread.tsx';
 import { useThreadReplies } from './use-thread-replies.ts';
 
-/** Earlier messages to support, newest first, each the start of a thread with support; ones still in the outbox are badged. */
-export function ContactRequestsPage() {
+/**
+ * Earlier messages to support, newest first, each the start of a thread with support; ones still in the outbox are
+ * badged. `openThreadId` (a notification's link) opens that conversation and brings it into view.
+ */
+export function ContactRequestsPage({ openThreadId }: { openThreadId?: string } = {}) {
   const db = useReplica();
   const rows = useLiveQuery(() => db.contactRequests.orderBy('createdAt').reverse().toArray(), [db]);
   const replies = useThreadReplies();
@@ -26,7 +29,7 @@ export function ContactRequestsPage() {
         text: texts.nothingFound,
         action: <ContactSupportLink />,
       }}
-      renderItem={(row) => <ContactThread thread={row} replies={replies?.get(row.id) ?? noReplies} />}
+      renderItem={(row) => <ContactThread thread={row} replies={replies?.get(row.id) ?? noReplies} linked={row.id === openThreadId} />}
     />
   );
 }

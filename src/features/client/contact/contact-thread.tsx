@@ -1,6 +1,6 @@
 import { Badge, Box, Button, Collapsible, Field, HStack, Stack, Text, Textarea } from '@chakra-ui/react';
 import { ChevronDown } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { formatDate, formatDateTime } from '../../../../domain/format.ts';
 import { ReplyBody } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
@@ -10,6 +10,7 @@ import type { CommandEditorProps } from '../../../lib/sync/commands/editor-conte
 import { queueContactReply } from '../../../lib/sync/commands/kinds.ts';
 import type { LocalContactReply, LocalContactRequest } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';
+import { markThreadSeen } from '../../../lib/seen-marks.ts';
 import { isAccepted, useQueuedCommand } from '../../../lib/sync/commands/use-queued-command.ts';
 
 /** ReplyBody's bound, enforced by the textarea too so the user is stopped before queueing. */
@@ -26,7 +27,7 @@ export function replyCount(n: number): string {
  * One support thread in the Contact Requests list: the first message as the spec shows it (subject, date,
  * message), its state and reply count, and the conversation, opened below it on demand.
  */
-export function ContactThread({ thread, replies }: { thread: LocalContactRequest; replies: LocalContactReply[] }) {
+export function ContactThread({ thread, replies, linked = false }: { thread: LocalContactRequest; replies: LocalContactReply[]; linked?: boolean }) {
   const closed = thread.status === 'closed';
   return (
     <>
@@ -57,15 +58,28 @@ export function ContactThread({ thread, replies }: { thread: LocalContactRequest
         {thread.message}
       </Text>
       {/* A thread still in the outbox has no server id yet, so nothing can be replied to it. */}
-      {!thread.pending && <Conversation thread={thread} replies={replies} />}
+      {!thread.pending && <Conversation thread={thread} replies={replies} linked={linked} />}
     </>
   );
 }
 
-function Conversation({ thread, replies }: { thread: LocalContactRequest; replies: LocalContactReply[] }) {
-  const [open, setOpen] = useState(false);
+function Conversation({ thread, replies, linked }: { thread: LocalContactRequest; replies: LocalContactReply[]; linked: boolean }) {
+  const [open, setOpen] = useState(linked);
+  const root = useRef<HTMLDivElement>(null);
+  const db = useReplica();
+  // A notification's link opens the conversation (also when the thread arrives after the page) and shows it.
+  useEffect(() => {
+    if (!linked) return;
+    setOpen(true);
+    root.current?.scrollIntoView({ block: 'nearest' });
+  }, [linked]);
+  // An open conversation tells the server what it shows (its newest reply), so an email about it need not go;
+  // a reply arriving while it is open is shown, so it is marked too. Nothing is sent when nothing is newer.
+  useEffect(() => {
+    if (open) void markThreadSeen(db, thread, replies).catch((err: unknown) => console.warn('seen mark not kept', err));
+  }, [open, db, thread, replies]);
   return (
-    <Collapsible.Root open={open} onOpenChange={(e) => setOpen(e.open)} mt="2">
+    <Collapsible.Root ref={root} open={open} onOpenChange={(e) => setOpen(e.open)} mt="2" data-testid="conversation" data-open={open}>
       <Collapsible.Trigger asChild>
         <Button variant="ghost" size="sm" colorPalette="brand" px="2" ms="-2">
           {open ? 'Hide conversation' : 'Show conversation'}

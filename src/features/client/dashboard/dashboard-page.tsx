@@ -4,6 +4,7 @@ import { SettingsLink } from '../../../components/settings-link.tsx';
 import { greetingName } from '../../../lib/display-name.ts';
 import { useProfile } from '../../../lib/replica.ts';
 import { GatingBanners } from './gating-banners.tsx';
+import { PushOfferCard } from './push-offer-card.tsx';
 import { StatusCards } from './status-cards.tsx';
 import { useStatusCounts } from './use-status-counts.ts';
 
@@ -38,6 +39,7 @@ export function DashboardPage({ tools, requests }: DashboardPageProps) {
             </HStack>
           </Card.Body>
         </Card.Root>
+        <PushOfferCard />
         <StatusCards counts={counts} />
         {tools}
         {requests}

@@ -4,7 +4,10 @@ import { formatDate, formatMoney, capitalise } from '../../../../domain/format.t
 import type { RefundStatus } from '../../../../domain/schemas.ts';
 import { texts } from '../../../../domain/texts.ts';
 import { requestRef, visibleDetails } from '../../../../domain/tools.ts';
+import { useEffect } from 'react';
 import type { LocalRefund, LocalRequest } from '../../../lib/db.ts';
+import { useReplica } from '../../../lib/replica.ts';
+import { markRequestSeen } from '../../../lib/seen-marks.ts';
 import { Popup } from '../../../components/popup.tsx';
 import { useRequestRefunds } from './use-refunds.ts';
 import { needsPayment } from './how-to-pay.ts';
@@ -18,12 +21,25 @@ function displayValue(type: string | undefined, value: unknown): string {
   return String(value);
 }
 
+/** Opening the details tells the server the request was seen as of its last change (an email about it need not go). */
+function useMarkSeen(request: LocalRequest | null): void {
+  const db = useReplica();
+  const id = request?.id;
+  const updatedAt = request?.updatedAt;
+  const pending = request?.pending === true;
+  useEffect(() => {
+    if (!id || !updatedAt) return;
+    void markRequestSeen(db, { id, updatedAt, pending }).catch((err: unknown) => console.warn('seen mark not kept', err));
+  }, [db, id, updatedAt, pending]);
+}
+
 /** Request Details: the reference (TM-0042), the submitted answers (prefix stripped, attachments hidden), the money and the refunds asked for. */
 export function RequestDetailsDialog({ request, onClose, onHowToPay }: { request: LocalRequest | null; onClose(): void; onHowToPay?(request: LocalRequest): void }) {
   const tool = request ? toolOf(request) : undefined;
   const details = request ? visibleDetails(request.productRequestType, request.requestDetails) : [];
   const refunds = useRequestRefunds(request?.id ?? null);
   const ref = request ? requestRef(request) : null;
+  useMarkSeen(request);
   return (
     <Popup open={request !== null} onClose={onClose} title="Request Details">
       {request && (

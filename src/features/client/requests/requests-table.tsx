@@ -1,5 +1,5 @@
 import { Badge, Box, Button, Card, HStack, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
-import { type ReactNode, type RefObject, useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Landmark } from 'lucide-react';
 import { formatDate, formatMoney } from '../../../../domain/format.ts';
 import { texts } from '../../../../domain/texts.ts';
@@ -8,6 +8,8 @@ import { RequestStatusBadge } from '../../../components/request-status-badge.tsx
 import { iconSize } from '../../../components/theme-tokens.ts';
 import { ToolIcon } from '../../../components/tool-icon.tsx';
 import type { LocalRequest } from '../../../lib/db.ts';
+import { useReplica } from '../../../lib/replica.ts';
+import { useLiveQuery } from '../../../lib/use-live-query.ts';
 import { useIsMobile, useMessages, useNewRequestAt } from '../../../lib/ui-state.ts';
 import { HowToPayDialog } from './how-to-pay-dialog.tsx';
 import { needsPayment } from './how-to-pay.ts';
@@ -27,10 +29,14 @@ export interface RequestsTableProps {
   showAmount?: boolean;
   /** Extra controls beside the title (the dashboard's refresh button). */
   actions?: ReactNode;
+  /** A request whose details open as soon as the device has it (a notification's link), whichever page of the table it is on. */
+  openRequestId?: string;
+  /** The linked request's details were closed. */
+  onLinkedRequestClosed?(): void;
 }
 
 /** A requests table: tool and reference, order date (hidden on phones), status, optional amount, actions. */
-export function RequestsTable({ title, tool: only, emptyText = texts.nothingFound, showAmount = false, actions }: RequestsTableProps) {
+export function RequestsTable({ title, tool: only, emptyText = texts.nothingFound, showAmount = false, actions, openRequestId, onLinkedRequestClosed }: RequestsTableProps) {
   const isMobile = useIsMobile();
   const [page, setPage] = useState(0);
   const data = useRequestPage(only, page);
@@ -40,6 +46,12 @@ export function RequestsTable({ title, tool: only, emptyText = texts.nothingFoun
   const [open, setOpen] = useState<{ action: RowAction; request: LocalRequest } | null>(null);
   // Stable: the How to pay dialog closes itself (an effect) when the payment is recorded.
   const close = useCallback(() => setOpen(null), []);
+  const linked = useLinkedRequest(openRequestId, (request) => setOpen({ action: 'details', request }));
+  const closeDetails = () => {
+    if (linked.current !== null && open?.request.id === linked.current) onLinkedRequestClosed?.();
+    linked.current = null;
+    close();
+  };
   const pick = (action: RowAction) => (open?.action === action ? open.request : null);
 
   return (
@@ -113,12 +125,30 @@ export function RequestsTable({ title, tool: only, emptyText = texts.nothingFoun
         )}
         {data && data.total > PAGE_SIZE && <Pager page={page} total={data.total} onPage={setPage} />}
       </Card.Body>
-      <RequestDetailsDialog request={pick('details')} onClose={close} onHowToPay={(request) => setOpen({ action: 'pay', request })} />
+      <RequestDetailsDialog request={pick('details')} onClose={closeDetails} onHowToPay={(request) => setOpen({ action: 'pay', request })} />
       <HowToPayDialog request={pick('pay')} onClose={close} />
       <RefundDialog request={pick('refund')} onClose={close} />
       <LiveDetailsDialog request={pick('live')} onClose={close} />
     </Card.Root>
   );
+}
+
+/**
+ * Opens the linked request's details once, when the replica has the row (a push may open the app before the pull
+ * that brings it); `current` is the linked id while its details show.
+ */
+function useLinkedRequest(id: string | undefined, openDetails: (request: LocalRequest) => void): RefObject<string | null> {
+  const db = useReplica();
+  const request = useLiveQuery(() => (id ? db.requests.get(id) : undefined), [db, id]);
+  const handled = useRef<string | null>(null);
+  const current = useRef<string | null>(null);
+  useEffect(() => {
+    if (!request || handled.current === request.id) return;
+    handled.current = request.id;
+    current.current = request.id;
+    openDetails(request);
+  }, [request, openDetails]);
+  return current;
 }
 
 /** On an Awaiting Payment row: the way to the payment details, named by the request for screen readers. */

@@ -1,18 +1,20 @@
-import { Field, Input, SimpleGrid, Stack, Switch, Tabs } from '@chakra-ui/react';
+import { Field, Input, SimpleGrid, Tabs } from '@chakra-ui/react';
 import { PageCard } from '../../../components/page-card.tsx';
 import type { ReactNode } from 'react';
 import { greetingName } from '../../../lib/display-name.ts';
 import { useProfile } from '../../../lib/replica.ts';
+import type { SettingsTab } from '../../../lib/deep-links.ts';
+import { NotificationsTab } from './notifications-tab.tsx';
 import { SecurityTab } from './security-tab.tsx';
 
 /**
- * /settings: Profile, Billings, Notifications and Security (spec section 2). The Billings tab is the billing
+ * /settings: Profile, Billings, Notifications and Security (spec section 2); the open tab is the URL's (?tab=billings). The Billings tab is the billing
  * task's, composed by the route; the tabs mount lazily, so it reads the replica only when opened.
  */
-export function SettingsPage({ billing }: { billing: ReactNode }) {
+export function SettingsPage({ billing, tab = 'profile', onTab }: { billing: ReactNode; tab?: SettingsTab; onTab?(tab: SettingsTab): void }) {
   return (
     <PageCard title="Settings">
-      <Tabs.Root defaultValue="profile" variant="enclosed" lazyMount>
+      <Tabs.Root value={tab} onValueChange={(e) => onTab?.(e.value as SettingsTab)} variant="enclosed" lazyMount>
         {/* Two by two on phones: four in a row do not fit 375px, and wrapping left "Security" alone on a line. */}
         <Tabs.List display={{ base: 'grid', sm: 'flex' }} gridTemplateColumns="repeat(2, minmax(0, 1fr))" bg="portal.backgroundAlt">
           <Tabs.Trigger value="profile">Profile</Tabs.Trigger>
@@ -72,22 +74,5 @@ function ProfileTab() {
       )}
       <ReadOnlyField label="Email" value={profile.email} />
     </SimpleGrid>
-  );
-}
-
-/** Both switches are on and disabled (spec section 2): the preferences are not user-editable yet. */
-function NotificationsTab() {
-  return (
-    <Stack gap="4">
-      {['General Updates', 'Personal Updates'].map((label) => (
-        <Switch.Root key={label} checked disabled>
-          <Switch.HiddenInput />
-          <Switch.Control>
-            <Switch.Thumb />
-          </Switch.Control>
-          <Switch.Label>{label}</Switch.Label>
-        </Switch.Root>
-      ))}
-    </Stack>
   );
 }

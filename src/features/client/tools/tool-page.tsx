@@ -6,6 +6,7 @@ import { texts } from '../../../../domain/texts.ts';
 import type { ToolDefinition } from '../../../../domain/tools.ts';
 import { iconSize } from '../../../components/theme-tokens.ts';
 import { ToolIcon } from '../../../components/tool-icon.tsx';
+import { markPushOfferDue } from '../../../lib/push.ts';
 import { queuePurchase } from '../../../lib/sync/commands/kinds.ts';
 import { useProfile, useReplica } from '../../../lib/replica.ts';
 import { revealNewRequest } from '../../../lib/ui-state.ts';
@@ -47,6 +48,8 @@ export function ToolPage({ tool, requests }: ToolPageProps) {
       if (!outcome) throw new Error('The request was not queued');
       // Refused by the server (already said, with its words): the terms stay open, as after any failure.
       if (outcome === 'failed') throw new Error('The request was refused');
+      // After an order, the dashboard offers push on this device once (lib/push.ts).
+      markPushOfferDue();
       return outcome;
     },
     [db, tool, queue],

@@ -15,11 +15,13 @@ export interface CommandEditorProps<K extends EditableKind> {
   onClose(): void;
 }
 
-/** Kinds the user fills in a form. A read marker has nothing to edit: the panel offers it Retry and Discard only. */
-export type EditableKind = Exclude<CommandKind, 'notificationsRead'>;
+/** Kinds the user fills in a form. A read marker, a switch or a seen mark has nothing to edit: the panel offers Retry and Discard only. */
+export type EditableKind = Exclude<CommandKind, 'notificationsRead' | 'notificationPreferences' | 'seen'>;
+
+const UNEDITABLE: readonly CommandKind[] = ['notificationsRead', 'notificationPreferences', 'seen'];
 
 export function isEditableKind(kind: CommandKind): kind is EditableKind {
-  return kind !== 'notificationsRead';
+  return !UNEDITABLE.includes(kind);
 }
 
 export type CommandEditors = { [K in EditableKind]: ComponentType<CommandEditorProps<K>> };

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { NotificationPreferencesBody } from '../../../../domain/notification-preferences.ts';
 import type { NotificationReadBody } from '../../../../domain/notification-reads.ts';
+import type { SeenBody } from '../../../../domain/push.ts';
 import type { ContactBody, InitialFormBody, RefundBody, ReplyBody } from '../../../../domain/schemas.ts';
 import type { NoteBody } from '../../../../domain/staff.ts';
 import type { CommandKind, FormPayload, OutboxCommand, PortalDb } from '../../db.ts';
@@ -20,6 +22,8 @@ export interface CommandBodies {
   staffReply: ReplyBody;
   staffNote: NoteBody;
   notificationsRead: NotificationReadBody;
+  notificationPreferences: NotificationPreferencesBody;
+  seen: SeenBody;
 }
 
 /** What the sender needs of a kind: which commands it must follow, how to read the server's answer and put it in the replica. */

@@ -6,7 +6,9 @@ import { toolSubmissionSchema } from '../../../../domain/tool-schemas.ts';
 import { type CommandKindDef, type CommandKinds, type PurchaseBody, type ShownCommand, StoredReply, threadIdOf } from './kind.ts';
 import type { LocalRequest, OutboxCommand, PortalDb, ReplicaRow } from '../../db.ts';
 import type { SyncPage } from '../../../../domain/sync.ts';
+import { notificationPreferencesKind } from '../../notification-preferences.ts';
 import { notificationsRead } from '../../notification-reads.ts';
+import { seenKind } from '../../seen-marks.ts';
 import { queueCommand } from './outbox.ts';
 import { staffCommandKinds } from './staff-kinds.ts';
 
@@ -241,7 +243,17 @@ const initialForm: CommandKindDef<z.infer<typeof InitialFormBody>> = {
 };
 
 /** Every kind of command, defined once: the sender, Discard and Edit all go through these. */
-export const commandKinds: CommandKinds = { purchase, refund, contact, contactReply, initialForm, notificationsRead, ...staffCommandKinds };
+export const commandKinds: CommandKinds = {
+  purchase,
+  refund,
+  contact,
+  contactReply,
+  initialForm,
+  notificationsRead,
+  notificationPreferences: notificationPreferencesKind,
+  seen: seenKind,
+  ...staffCommandKinds,
+};
 
 // ---- what the features call ----
 

@@ -6,6 +6,9 @@ import { commandKinds, queueContact, queueContactReply, queueInitialForm, queueP
 import { type CommandKind, type OutboxCommand, PortalDb } from '../../db.ts';
 import { withReplica } from '../../test-kit.ts';
 import { markNotificationsRead } from '../../notification-reads.ts';
+import { changePreferences } from '../../notification-preferences.ts';
+import { markRequestSeen, seenMarkKey } from '../../seen-marks.ts';
+import { DEFAULT_PREFERENCES, PREFERENCE_FIELDS } from '../../../../domain/notification-preferences.ts';
 import { InvalidEditError, discardCommand, editCommand, readCommandBody } from './outbox-actions.ts';
 import { queueStaffNote, queueStaffReply, readStaffCommand } from './staff-kinds.ts';
 
@@ -39,6 +42,14 @@ const staffCopy =
 /** Two notifications in the replica: the read marker takes the time of the one named. */
 const seen = { id: '6d1f2c1e-3c59-4d39-9d7a-0c2b8f1e9a01', message: 'Older', createdAt: '2026-01-02T10:00:00.000Z', userId: null };
 const newer = { id: '6d1f2c1e-3c59-4d39-9d7a-0c2b8f1e9a02', message: 'Newer', createdAt: '2026-01-03T10:00:00.000Z', userId: null };
+
+/** The switches that differ from a new account's, by name: what the Notifications tab shows changed. */
+const changedSwitches: Shown = async (db) => {
+  const row = await db.notificationPreferences.get(db.uid);
+  const changed = PREFERENCE_FIELDS.filter((f) => row && row[f] !== DEFAULT_PREFERENCES[f]);
+  return changed.length ? changed.join(',') : undefined;
+};
+const openedRequest = { id: '6d1f2c1e-3c59-4d39-9d7a-0c2b8f1e9a03', updatedAt: '2026-01-04T10:00:00.000Z' };
 
 const cases: { [K in CommandKind]: KindCase<K> } = {
   purchase: {
@@ -88,6 +99,21 @@ const cases: { [K in CommandKind]: KindCase<K> } = {
     bad: () => ({ notificationId: 'not-an-id' }),
     good: () => ({ notificationId: newer.id }),
     shownAfterEdit: newer.createdAt,
+  },
+  notificationPreferences: {
+    queue: async (db) => (await changePreferences(db, { email: false }))!,
+    shown: changedSwitches,
+    bad: () => ({ email: 'off' }),
+    good: () => ({ email: false, generalUpdates: false }),
+    shownAfterEdit: 'generalUpdates,email',
+  },
+  seen: {
+    queue: async (db) => (await markRequestSeen(db, openedRequest))!,
+    shown: async (db) => (await db.meta.get(seenMarkKey({ kind: 'request', id: openedRequest.id })))?.value,
+    bad: () => ({ kind: 'request', id: openedRequest.id, updatedAt: 'yesterday' }),
+    good: () => ({ kind: 'request', id: openedRequest.id, updatedAt: '2026-01-05T10:00:00.000Z' }),
+    // The mark is the time of what was shown, kept when the command was queued; an edit of the body does not move it.
+    shownAfterEdit: openedRequest.updatedAt,
   },
   staffReply: {
     queue: (db) => queueStaffReply(db, 'c1', 't1', 'Subject', 'Reply'),
