@@ -10,7 +10,7 @@ vi.mock('../../../lib/firebase.ts', () => ({ signOut: vi.fn() }));
 const apiRequest = vi.fn();
 vi.mock('../../../lib/api.ts', async (orig) => ({ ...(await orig<typeof import('../../../lib/api.ts')>()), apiRequest: (...a: unknown[]) => apiRequest(...a) }));
 
-const { DeliveryList } = await import('./deliveries-page.tsx');
+const { DeliveryList, lastAnswer } = await import('./deliveries-page.tsx');
 
 const system = createSystem(defaultConfig);
 const wrap = (ui: React.ReactNode) => render(<ChakraProvider value={system}>{ui}</ChakraProvider>);
@@ -71,9 +71,16 @@ describe('Notification delivery list', () => {
   it('shows a row: event, channel, recipient, state, attempts and the last answer', () => {
     wrap(<DeliveryList items={[delivery({})]} reload={vi.fn()} />);
     const row = table().getByTestId('delivery');
-    for (const text of ['Support reply', 'Push', 'client@demo.test', 'Failed', '6', '503 · gave up after 6 attempts: 503 Service Unavailable']) {
+    for (const text of ['Support reply', 'Push', 'client@demo.test', 'Failed', '6', 'gave up after 6 attempts: 503 Service Unavailable']) {
       expect(within(row).getByText(text)).toBeTruthy();
     }
+  });
+
+  it('names the last status once, and a skipped one says why', () => {
+    expect(lastAnswer(delivery({}))).toBe('gave up after 6 attempts: 503 Service Unavailable');
+    expect(lastAnswer(delivery({ lastStatus: 550, lastError: 'mailbox unavailable' }))).toBe('550 · mailbox unavailable');
+    expect(lastAnswer(delivery({ state: 'skipped', lastStatus: null, lastError: null, skipReason: 'no device subscribed' }))).toBe('no device subscribed');
+    expect(lastAnswer(delivery({ state: 'unknown', lastStatus: null, lastError: null }))).toBe('—');
   });
 
   it('sends a failed one again at once, with an Idempotency-Key, and shows it queued', async () => {

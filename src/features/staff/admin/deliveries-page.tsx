@@ -64,7 +64,7 @@ export function DeliveriesPage() {
               </Field.Root>
               <Button variant="outline" onClick={query.reload} loading={query.loading && query.data !== undefined}>
                 <RotateCw size={16} aria-hidden="true" />
-                Refresh
+                Refresh list
               </Button>
             </HStack>
           </Stack>
@@ -155,12 +155,14 @@ export function DeliveryList({ items, fetchedAt, reload, all = false }: { items:
                   <Table.Cell whiteSpace="nowrap">{formatDateTime(item.createdAt)}</Table.Cell>
                   <Table.Cell>{eventLabel(item.eventKind)}</Table.Cell>
                   <Table.Cell>{channelLabel[item.channel]}</Table.Cell>
-                  <Table.Cell wordBreak="break-all">{recipient(item)}</Table.Cell>
+                  <Table.Cell whiteSpace="normal" wordBreak="break-all" minWidth="140px">
+                    {recipient(item)}
+                  </Table.Cell>
                   <Table.Cell>
                     <StateBadge item={item} />
                   </Table.Cell>
                   <Table.Cell textAlign="end">{item.attempts}</Table.Cell>
-                  <Table.Cell maxWidth="280px" wordBreak="break-word">
+                  <Table.Cell whiteSpace="normal" wordBreak="break-word" minWidth="160px">
                     <LastAnswer item={item} />
                   </Table.Cell>
                   <Table.Cell textAlign="end">{action(item)}</Table.Cell>
@@ -219,8 +221,17 @@ function StateBadge({ item }: { item: DeliveryItem }) {
   );
 }
 
-/** The push service's or mail server's last status and error; a skipped delivery says why it was skipped. */
+/**
+ * The push service's or mail server's last status and error (the status once: the worker's error text often names
+ * it already); a skipped delivery says why it was skipped.
+ */
+export function lastAnswer(item: DeliveryItem): string {
+  const text = item.lastError ?? item.skipReason;
+  const status = item.lastStatus !== null && !text?.includes(String(item.lastStatus)) ? String(item.lastStatus) : null;
+  const parts = [status, text].filter(Boolean);
+  return parts.length > 0 ? parts.join(' · ') : '—';
+}
+
 function LastAnswer({ item }: { item: DeliveryItem }) {
-  const parts = [item.lastStatus !== null ? String(item.lastStatus) : null, item.lastError ?? item.skipReason].filter(Boolean);
-  return <>{parts.length > 0 ? parts.join(' · ') : '—'}</>;
+  return <>{lastAnswer(item)}</>;
 }
