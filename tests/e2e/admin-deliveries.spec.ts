@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import type { DeliveryItem } from '../../domain/push.ts';
+import { texts } from '../../domain/texts.ts';
 import { DEMO, bearer, createEmulatorUser, dataOf, idToken, shotBoth, signIn } from './support/fixtures.ts';
 
 /**
@@ -95,5 +96,21 @@ test('a client sees neither the link nor the page', async ({ browser }) => {
   await expect(page.getByRole('link', { name: 'Notification delivery' })).toHaveCount(0);
   await page.goto('/staff/deliveries');
   await expect(page.getByText('This page is for administrators only.')).toBeVisible();
+  await context.close();
+});
+
+test('offline, the list says it needs a connection, not that something went wrong', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await signIn(page, DEMO.admin.email, DEMO.admin.password);
+  await page.getByRole('link', { name: 'Notification delivery' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Deliveries' })).toBeVisible();
+  await context.setOffline(true);
+  await page.getByRole('button', { name: 'Refresh list' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: texts.needsConnection })).toBeVisible();
+  await expect(page.getByText(texts.somethingWentWrong)).toHaveCount(0);
+  await context.setOffline(false);
+  // Back online the page asks again by itself, and the notice goes.
+  await expect(page.getByRole('alert').filter({ hasText: texts.needsConnection })).toHaveCount(0);
   await context.close();
 });
