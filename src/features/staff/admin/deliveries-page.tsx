@@ -73,7 +73,7 @@ export function DeliveriesPage() {
       <QueryView query={query} loadingLabel="Loading the deliveries">
         {(items) => (
           <SectionCard title="Deliveries" count={items.length}>
-            <DeliveryList items={items} fetchedAt={query.fetchedAt} reload={query.reload} all={filter.includes('sent')} />
+            <DeliveryList items={items} fetchedAt={query.fetchedAt} reload={query.reload} empty={deliveryFilters.find((f) => f.value === filter)?.empty} />
           </SectionCard>
         )}
       </QueryView>
@@ -81,7 +81,7 @@ export function DeliveriesPage() {
   );
 }
 
-export function DeliveryList({ items, fetchedAt, reload, all = false }: { items: DeliveryItem[]; fetchedAt?: number; reload(): void; all?: boolean }) {
+export function DeliveryList({ items, fetchedAt, reload, empty = deliveryFilters[0].empty }: { items: DeliveryItem[]; fetchedAt?: number; reload(): void; empty?: string }) {
   // Rows sent again since the list was fetched, as the server answered (queued); a new answer replaces them.
   const [queued, setQueued] = useState<Record<string, DeliveryItem>>({});
   const [confirming, setConfirming] = useState<DeliveryItem | null>(null);
@@ -121,7 +121,7 @@ export function DeliveryList({ items, fetchedAt, reload, all = false }: { items:
     else void sendAgain(item);
   }
 
-  if (items.length === 0) return <EmptyText>{all ? 'No deliveries yet.' : 'Every notification was delivered.'}</EmptyText>;
+  if (items.length === 0) return <EmptyText>{empty}</EmptyText>;
   const rows = items.map((item) => queued[item.id] ?? item);
   const action = (item: DeliveryItem) =>
     canSendAgain(item) ? (

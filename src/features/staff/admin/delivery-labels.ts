@@ -56,11 +56,11 @@ export const needsConfirmation = (item: DeliveryItem) => item.state === 'unknown
 
 export const UNKNOWN_RETRY_WARNING = 'This one may already have reached them: the server stopped before it could record the outcome. Send it again anyway?';
 
-/** The page's filter: what the admin acts on by default, each of the two alone, or everything that has finished. */
+/** The page's filter (the list's `state`): what the admin acts on by default, each of the two alone, or everything that has finished. */
 export const deliveryFilters = [
-  { value: 'failed,unknown', label: 'Failed and unknown' },
-  { value: 'failed', label: 'Failed' },
-  { value: 'unknown', label: 'Unknown' },
-  { value: 'failed,unknown,sent,skipped', label: 'All finished (also sent and skipped)' },
+  { value: 'failed,unknown', label: 'Failed and unknown', empty: 'Every notification was delivered.' },
+  { value: 'failed', label: 'Failed', empty: 'No delivery has failed.' },
+  { value: 'unknown', label: 'Unknown', empty: 'No delivery is in doubt.' },
+  { value: 'failed,unknown,sent,skipped', label: 'All finished (also sent and skipped)', empty: 'No notification has been sent yet.' },
 ] as const;
 export type DeliveryFilter = (typeof deliveryFilters)[number]['value'];
