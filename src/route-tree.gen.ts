@@ -28,6 +28,7 @@ import { Route as AuthAdminCreateNotificationsRouteImport } from './routes/_auth
 import { Route as AuthAdminCreateUserRouteImport } from './routes/_auth/_admin/create-user'
 import { Route as AuthToolToolnameRouteImport } from './routes/_auth/tool.$toolname'
 import { Route as AuthAdminStaffBusinessSettingsRouteImport } from './routes/_auth/_admin/staff/business-settings'
+import { Route as AuthAdminStaffDeliveriesRouteImport } from './routes/_auth/_admin/staff/deliveries'
 import { Route as AuthAdminStaffTeamRouteImport } from './routes/_auth/_admin/staff/team'
 import { Route as AuthStaffStaffIndexRouteImport } from './routes/_auth/_staff/staff/index'
 import { Route as AuthStaffStaffClientsUidRouteImport } from './routes/_auth/_staff/staff/clients.$uid'
@@ -127,6 +128,12 @@ const AuthAdminStaffBusinessSettingsRoute =
     path: '/staff/business-settings',
     getParentRoute: () => AuthAdminRoute,
   } as any)
+const AuthAdminStaffDeliveriesRoute =
+  AuthAdminStaffDeliveriesRouteImport.update({
+    id: '/staff/deliveries',
+    path: '/staff/deliveries',
+    getParentRoute: () => AuthAdminRoute,
+  } as any)
 const AuthAdminStaffTeamRoute = AuthAdminStaffTeamRouteImport.update({
   id: '/staff/team',
   path: '/staff/team',
@@ -167,6 +174,7 @@ export interface FileRoutesByFullPath {
   '/create-user': typeof AuthAdminCreateUserRoute
   '/tool/$toolname': typeof AuthToolToolnameRoute
   '/staff/business-settings': typeof AuthAdminStaffBusinessSettingsRoute
+  '/staff/deliveries': typeof AuthAdminStaffDeliveriesRoute
   '/staff/team': typeof AuthAdminStaffTeamRoute
   '/staff/': typeof AuthStaffStaffIndexRoute
   '/staff/clients/$uid': typeof AuthStaffStaffClientsUidRoute
@@ -189,6 +197,7 @@ export interface FileRoutesByTo {
   '/create-user': typeof AuthAdminCreateUserRoute
   '/tool/$toolname': typeof AuthToolToolnameRoute
   '/staff/business-settings': typeof AuthAdminStaffBusinessSettingsRoute
+  '/staff/deliveries': typeof AuthAdminStaffDeliveriesRoute
   '/staff/team': typeof AuthAdminStaffTeamRoute
   '/staff': typeof AuthStaffStaffIndexRoute
   '/staff/clients/$uid': typeof AuthStaffStaffClientsUidRoute
@@ -215,6 +224,7 @@ export interface FileRoutesById {
   '/_auth/_admin/create-user': typeof AuthAdminCreateUserRoute
   '/_auth/tool/$toolname': typeof AuthToolToolnameRoute
   '/_auth/_admin/staff/business-settings': typeof AuthAdminStaffBusinessSettingsRoute
+  '/_auth/_admin/staff/deliveries': typeof AuthAdminStaffDeliveriesRoute
   '/_auth/_admin/staff/team': typeof AuthAdminStaffTeamRoute
   '/_auth/_staff/staff/': typeof AuthStaffStaffIndexRoute
   '/_auth/_staff/staff/clients/$uid': typeof AuthStaffStaffClientsUidRoute
@@ -239,6 +249,7 @@ export interface FileRouteTypes {
     | '/create-user'
     | '/tool/$toolname'
     | '/staff/business-settings'
+    | '/staff/deliveries'
     | '/staff/team'
     | '/staff/'
     | '/staff/clients/$uid'
@@ -261,6 +272,7 @@ export interface FileRouteTypes {
     | '/create-user'
     | '/tool/$toolname'
     | '/staff/business-settings'
+    | '/staff/deliveries'
     | '/staff/team'
     | '/staff'
     | '/staff/clients/$uid'
@@ -286,6 +298,7 @@ export interface FileRouteTypes {
     | '/_auth/_admin/create-user'
     | '/_auth/tool/$toolname'
     | '/_auth/_admin/staff/business-settings'
+    | '/_auth/_admin/staff/deliveries'
     | '/_auth/_admin/staff/team'
     | '/_auth/_staff/staff/'
     | '/_auth/_staff/staff/clients/$uid'
@@ -434,6 +447,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAdminStaffBusinessSettingsRouteImport
       parentRoute: typeof AuthAdminRoute
     }
+    '/_auth/_admin/staff/deliveries': {
+      id: '/_auth/_admin/staff/deliveries'
+      path: '/staff/deliveries'
+      fullPath: '/staff/deliveries'
+      preLoaderRoute: typeof AuthAdminStaffDeliveriesRouteImport
+      parentRoute: typeof AuthAdminRoute
+    }
     '/_auth/_admin/staff/team': {
       id: '/_auth/_admin/staff/team'
       path: '/staff/team'
@@ -469,6 +489,7 @@ interface AuthAdminRouteChildren {
   AuthAdminCreateNotificationsRoute: typeof AuthAdminCreateNotificationsRoute
   AuthAdminCreateUserRoute: typeof AuthAdminCreateUserRoute
   AuthAdminStaffBusinessSettingsRoute: typeof AuthAdminStaffBusinessSettingsRoute
+  AuthAdminStaffDeliveriesRoute: typeof AuthAdminStaffDeliveriesRoute
   AuthAdminStaffTeamRoute: typeof AuthAdminStaffTeamRoute
 }
 
@@ -476,6 +497,7 @@ const AuthAdminRouteChildren: AuthAdminRouteChildren = {
   AuthAdminCreateNotificationsRoute: AuthAdminCreateNotificationsRoute,
   AuthAdminCreateUserRoute: AuthAdminCreateUserRoute,
   AuthAdminStaffBusinessSettingsRoute: AuthAdminStaffBusinessSettingsRoute,
+  AuthAdminStaffDeliveriesRoute: AuthAdminStaffDeliveriesRoute,
   AuthAdminStaffTeamRoute: AuthAdminStaffTeamRoute,
 }
 

@@ -1,5 +1,5 @@
 import type { ToOptions } from '@tanstack/react-router';
-import { Bell, BellPlus, Building2, FileText, FolderOpen, Headset, LayoutDashboard, ListTodo, ShieldCheck, UserPlus, UsersRound, type LucideIcon } from 'lucide-react';
+import { Bell, BellPlus, Building2, FileText, FolderOpen, Headset, LayoutDashboard, ListTodo, MailWarning, ShieldCheck, UserPlus, UsersRound, type LucideIcon } from 'lucide-react';
 import { tools } from '../../../domain/tools.ts';
 import { toolIcons } from '../../components/tool-icon.tsx';
 
@@ -58,6 +58,7 @@ export function navSections(isAdmin: boolean, isStaff = false): NavSection[] {
         { label: 'Create Notification', link: { to: '/create-notifications' }, icon: BellPlus },
         { label: 'Create User', link: { to: '/create-user' }, icon: UserPlus },
         { label: 'Business settings', link: { to: '/staff/business-settings' }, icon: Building2 },
+        { label: 'Notification delivery', link: { to: '/staff/deliveries' }, icon: MailWarning },
       ],
     });
   }

@@ -27,7 +27,7 @@ export function AdminPanel({ title, children }: { title: string; children: React
  * The spec's admin failure handling: 401 says so, signs out and goes to /login after 3 s; anything else shows the
  * server's own message. (No connection has been said by useOnlineAction already.)
  */
-function useAdminFailure(): (err: unknown) => void {
+export function useAdminFailure(): (err: unknown) => void {
   const navigate = useNavigate();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
