@@ -20,7 +20,8 @@ function writeRoutes(t: TestApp): WriteRoute[] {
   const doc = t.app.swagger() as { paths: Record<string, Record<string, Operation>> };
   const routes = [];
   for (const [path, operations] of Object.entries(doc.paths)) {
-    if (path.includes('__test')) continue;
+    // Test routes, and one-click unsubscribe, which takes a form (RFC 8058: urlencoded or multipart), never JSON.
+    if (path.includes('__test') || path.startsWith('/api/unsubscribe/')) continue;
     for (const [method, op] of Object.entries(operations)) {
       if (!['post', 'put', 'patch'].includes(method)) continue;
       const content = op.requestBody?.content ?? {};

@@ -42,6 +42,8 @@ describe.each(backends())('a body nested 100,000 levels deep on every JSON write
     const writes = Object.entries(doc.paths).flatMap(([path, operations]) =>
       Object.entries(operations)
         .filter(([method]) => WRITE_METHODS.includes(method))
+        // One-click unsubscribe takes a form (RFC 8058), never JSON: its body is at most 1 kB and never parsed as JSON.
+        .filter(() => !path.startsWith('/api/unsubscribe/'))
         .map(([method, operation]) => ({ path, method, operation })),
     );
     // A route that declares only multipart/form-data refuses JSON with 415 before reading it: not a JSON route.

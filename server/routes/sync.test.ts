@@ -116,9 +116,10 @@ describe.each(backends())('GET /api/sync (%s)', (backend) => {
       trackingLinks: [],
       notificationReads: [],
       businessSettings: [],
+      notificationPreferences: [],
     });
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(Buffer.byteLength(res.body)).toBeLessThan(240);
+    expect(Buffer.byteLength(res.body)).toBeLessThan(280);
   });
 
   it('a pull after inserts returns them with a new cursor, and the next pull returns nothing', async () => {

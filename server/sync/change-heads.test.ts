@@ -147,16 +147,18 @@ describe.each(backends())('migration 0015 fills change_heads from the rows store
       await database.query(sql`INSERT INTO files (user_id, kind, original_name, stored_name, content_type, size, sha256) VALUES ('a', 'general', 'f', 's', 'x', 1, 'h')`);
       // A file the feed does not carry, written last: it must not become a's head.
       await database.query(sql`INSERT INTO files (user_id, kind, original_name, stored_name, content_type, size, sha256) VALUES ('a', 'final', 'f', 's', 'x', 1, 'h')`);
-      // Every user also has a notification read marker (a synced row, made by a trigger with the user: 0012).
+      await database.migrateRest();
+      // Every user also has a notification read marker (0012) and, from 0020, their notification choices: synced rows
+      // made with the user, and for the users already there by the migration, whose heads move with them.
       const expected = await database.query<{ scope: string; seq: string }>(sql`
         SELECT scope, max(seq)::text AS seq FROM (
           SELECT uid AS scope, seq FROM users
           UNION ALL SELECT user_id, seq FROM notification_reads
+          UNION ALL SELECT user_id, seq FROM notification_preferences
           UNION ALL SELECT coalesce(user_id, '*'), seq FROM notifications
           UNION ALL SELECT user_id, seq FROM files WHERE kind = 'general'
         ) AS rows GROUP BY scope`);
       expect(expected.map((e) => e.scope).sort()).toEqual(['*', 'a', 'b']);
-      await database.migrateRest();
       const heads = await database.query<{ scope: string; seq: string }>(sql`SELECT scope, seq::text AS seq FROM change_heads`);
       const byScope = (x: { scope: string }, y: { scope: string }) => (x.scope < y.scope ? -1 : 1);
       expect(heads.sort(byScope)).toEqual(expected.sort(byScope));
