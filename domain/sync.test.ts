@@ -44,6 +44,7 @@ describe('the feed contract derived from the declarations', () => {
       'trackingLinks',
       'notificationReads',
       'businessSettings',
+      'notificationPreferences',
     ]);
     expect(Object.keys(SyncPage.shape)).toEqual(Object.keys(emptySyncPage('0')));
     expect(Object.keys(LooseSyncPage.shape)).toEqual(Object.keys(emptySyncPage('0')));
