@@ -46,6 +46,13 @@ export const PushSubscriptionBody = z.strictObject({
 });
 export type PushSubscriptionBody = z.infer<typeof PushSubscriptionBody>;
 
+/**
+ * POST /api/push/subscriptions/rotate: the service worker's `pushsubscriptionchange`, with no page open and so no
+ * sign-in. The old endpoint, a capability URL only that device and the server know, is the proof.
+ */
+export const PushRotateBody = z.strictObject({ oldEndpoint: Endpoint, subscription: PushSubscriptionBody });
+export type PushRotateBody = z.infer<typeof PushRotateBody>;
+
 /** DELETE /api/push/subscriptions: which device to forget. */
 export const PushUnsubscribeBody = z.strictObject({ endpoint: Endpoint });
 export type PushUnsubscribeBody = z.infer<typeof PushUnsubscribeBody>;

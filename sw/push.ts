@@ -85,7 +85,17 @@ export async function openFromNotification(url: unknown): Promise<void> {
  */
 async function renew(event: Event & { oldSubscription?: PushSubscription | null; newSubscription?: PushSubscription | null }): Promise<void> {
   const key = event.oldSubscription?.options.applicationServerKey ?? (await serverKey());
-  if (!event.newSubscription && key) await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }).catch(() => null);
+  const renewed = event.newSubscription ?? (key ? await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }).catch(() => null) : null);
+  // With no page open there is no sign-in: the old endpoint, which only this device and the server know, moves the
+  // device to the new subscription. An open page also saves it again (below), signed in.
+  const oldEndpoint = event.oldSubscription?.endpoint;
+  if (renewed && oldEndpoint) {
+    await fetch('/api/push/subscriptions/rotate', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ oldEndpoint, subscription: renewed.toJSON() }),
+    }).catch(() => undefined);
+  }
   const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   for (const client of windows) client.postMessage({ type: 'push-subscription-changed' });
 }

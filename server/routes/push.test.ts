@@ -55,6 +55,26 @@ describe.each(backends())('push subscriptions (%s)', (backend) => {
     expect(rows[0]).toMatchObject({ p256dh: renewed.keys.p256dh, auth: renewed.keys.auth });
   });
 
+  it('moves a device to the subscription its browser renewed, without a sign-in, proven by the old endpoint only', async () => {
+    const old = browserSubscription();
+    expect((await subscribe(alice, old)).statusCode).toBe(201);
+    const renewed = browserSubscription();
+    const rotate = (payload: object) => t.app.inject({ method: 'POST', url: '/api/push/subscriptions/rotate', payload });
+    const res = await rotate({ oldEndpoint: old.endpoint, subscription: renewed });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = await rowsOf(alice);
+    expect(rows.map((r) => r.endpoint)).toContain(renewed.endpoint);
+    expect(rows.map((r) => r.endpoint)).not.toContain(old.endpoint);
+    expect(rows.find((r) => r.endpoint === renewed.endpoint)).toMatchObject({ p256dh: renewed.keys.p256dh, auth: renewed.keys.auth });
+    // An endpoint nobody saved proves nothing; one already another device's is not taken over.
+    expect((await rotate({ oldEndpoint: old.endpoint, subscription: browserSubscription() })).statusCode).toBe(404);
+    const bobs = browserSubscription();
+    expect((await subscribe(bob, bobs)).statusCode).toBe(201);
+    expect((await rotate({ oldEndpoint: renewed.endpoint, subscription: bobs })).statusCode).toBe(404);
+    expect((await rowsOf(bob)).find((r) => r.endpoint === bobs.endpoint)).toMatchObject({ p256dh: bobs.keys.p256dh });
+    expect((await rotate({ oldEndpoint: 'not a url', subscription: renewed })).statusCode).toBe(400);
+  });
+
   it("moves an endpoint to the account now signed in on that browser; the first account no longer has it", async () => {
     const sub = browserSubscription();
     expect((await subscribe(alice, sub)).statusCode).toBe(201);

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { endpointProblem, PushPublicKey, PushSubscriptionBody, PushSubscriptionItem, PushUnsubscribeBody } from '../../domain/push.ts';
+import { endpointProblem, PushPublicKey, PushRotateBody, PushSubscriptionBody, PushSubscriptionItem, PushUnsubscribeBody } from '../../domain/push.ts';
 import { envelope } from '../../domain/schemas.ts';
 import { HttpError } from '../platform/errors.ts';
-import { deleteSubscription, saveSubscription, toPushSubscriptionItem } from '../services/push-subscriptions.ts';
+import { deleteSubscription, rotateSubscription, saveSubscription, toPushSubscriptionItem } from '../services/push-subscriptions.ts';
+import { notFound } from '../platform/errors.ts';
 
 /**
  * Web Push: GET /push/public-key (public: the app needs it to subscribe), POST /push/subscriptions (the browser's
@@ -35,6 +36,25 @@ export async function pushRoutes(app: FastifyInstance) {
       checkEndpoint(request.body.endpoint, { local: app.config.local, pushHosts: app.config.PUSH_ENDPOINT_HOSTS });
       const { row, created } = await saveSubscription(app.db, request.user.uid, request.body);
       return reply.code(created ? 201 : 200).send({ data: toPushSubscriptionItem(row) });
+    },
+  );
+
+  api.post(
+    '/push/subscriptions/rotate',
+    {
+      // No sign-in: the service worker renews with no page open (counted per address, like every anonymous write).
+      schema: {
+        tags: ['push'],
+        summary: 'Moves a device to the subscription its browser renewed (pushsubscriptionchange); the old endpoint is the proof',
+        body: PushRotateBody,
+        response: { 200: envelope(PushSubscriptionItem) },
+      },
+    },
+    async (request) => {
+      checkEndpoint(request.body.subscription.endpoint, { local: app.config.local, pushHosts: app.config.PUSH_ENDPOINT_HOSTS });
+      const row = await rotateSubscription(app.db, request.body);
+      if (!row) throw notFound('No device has that subscription');
+      return { data: toPushSubscriptionItem(row) };
     },
   );
 

@@ -1,5 +1,5 @@
 import { and, count, eq, sql } from 'drizzle-orm';
-import { MAX_SUBSCRIPTIONS_PER_USER, type PushSubscriptionBody, type PushSubscriptionItem } from '../../domain/push.ts';
+import { MAX_SUBSCRIPTIONS_PER_USER, type PushRotateBody, type PushSubscriptionBody, type PushSubscriptionItem } from '../../domain/push.ts';
 import type { Db } from '../db/client.ts';
 import { pushSubscriptions, users } from '../db/schema.ts';
 import { HttpError } from '../platform/errors.ts';
@@ -37,6 +37,26 @@ export async function saveSubscription(db: Db, uid: string, body: PushSubscripti
       .returning();
     return { row, created };
   });
+}
+
+/**
+ * Moves a device's subscription to the endpoint and keys its browser renewed it with, keeping its owner; null when
+ * the old endpoint is not ours (never saved, or dropped as gone). The new endpoint of another row is left alone.
+ */
+export async function rotateSubscription(db: Db, body: PushRotateBody): Promise<PushSubscriptionRow | null> {
+  const fields = {
+    endpoint: body.subscription.endpoint,
+    p256dh: body.subscription.keys.p256dh,
+    auth: body.subscription.keys.auth,
+    expirationTime: body.subscription.expirationTime == null ? null : new Date(Math.round(body.subscription.expirationTime)).toISOString(),
+    updatedAt: sql`now()`,
+  };
+  const [row] = await db
+    .update(pushSubscriptions)
+    .set(fields)
+    .where(and(eq(pushSubscriptions.endpoint, body.oldEndpoint), sql`NOT EXISTS (SELECT 1 FROM push_subscriptions o WHERE o.endpoint = ${body.subscription.endpoint} AND o.endpoint <> ${body.oldEndpoint})`))
+    .returning();
+  return row ?? null;
 }
 
 /** Forgets the caller's subscription of this endpoint; another account's is left alone, and the answer is the same. */
