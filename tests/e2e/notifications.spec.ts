@@ -1,23 +1,17 @@
 // Web Push on this device and the notification switches. Headless Chromium cannot reach a real push service, so
-// the page's PushManager is stubbed to hand out a subscription with a loopback endpoint and real keys (the server
-// stores it like any other), and the push itself is delivered to the app's service worker with the DevTools command
-// ServiceWorker.deliverPushMessage. A notification cannot be clicked headless: the service worker's test message
+// the page's PushManager is stubbed to hand out a subscription of the test's own push receiver (a loopback endpoint
+// and real keys: the server stores it like any other, encrypts for it and signs with its VAPID key), and the push the
+// receiver decrypts is delivered to the app's service worker with the DevTools command ServiceWorker.deliverPushMessage. A notification cannot be clicked headless: the service worker's test message
 // runs the same click.
-import { createECDH, randomBytes } from 'node:crypto';
 import { type APIRequestContext, type BrowserContext, type Page, type Worker, expect, test } from '@playwright/test';
 import { DEMO, DESKTOP, baseUrl, bearer, clientWithPaidRequest, dataOf, idToken, shotBoth, signIn } from './support/fixtures.ts';
 import { waitForServiceWorker } from './support/offline.ts';
+import { type PushReceiver, startPushReceiver } from '../../server/notify/test-support/push-receiver.ts';
 
 const PASSWORD = 'Secret#2026';
-const base64url = (bytes: Buffer) => bytes.toString('base64url');
 
-/** A subscription as a push service would give it: a loopback endpoint (accepted by the local stack), a P-256 key and a 16-byte secret. */
-function testSubscription(name: string) {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  return { endpoint: `http://127.0.0.1:9/push/${name}`, expirationTime: null, keys: { p256dh: base64url(ecdh.getPublicKey()), auth: base64url(randomBytes(16)) } };
-}
-type TestSubscription = ReturnType<typeof testSubscription>;
+/** A subscription as a push service gives it (the test's push receiver makes them with keys it can decrypt for). */
+type TestSubscription = ReturnType<PushReceiver['subscribe']>;
 
 /**
  * Replaces the page's PushManager.subscribe / getSubscription with one that returns `subscription`, made with the
@@ -124,9 +118,12 @@ const deviceSwitch = (page: Page) => page.getByRole('checkbox', { name: 'Notify 
 test('a client turns on push here, a push shows neutral words, and its click opens the request', async ({ browser, request }) => {
   test.setTimeout(150_000);
   const email = `push-${Date.now()}@e2e.test`;
-  const { requestId } = await clientWithPaidRequest(request, email, PASSWORD);
+  const { staffToken } = await clientWithPaidRequest(request, email, PASSWORD);
   const token = await idToken(email, PASSWORD);
-  const subscription = testSubscription(`client-${Date.now()}`);
+  // A push service of the test's own: it decrypts what the server sends with this device's keys.
+  const { publicKey } = await dataOf<{ publicKey: string }>(await request.get('/api/push/public-key'));
+  const receiver = await startPushReceiver({ vapidPublicKey: publicKey });
+  const subscription = receiver.subscribe();
 
   const context = await browser.newContext({ baseURL: baseUrl(), viewport: DESKTOP });
   await context.grantPermissions(['notifications'], { origin: baseUrl() });
@@ -157,10 +154,21 @@ test('a client turns on push here, a push shows neutral words, and its click ope
   if (!(await notificationsShownByBrowser(worker))) {
     test.info().annotations.push({ type: 'note', description: "this Chromium shows no notifications: the worker's shown list stands in for the browser's" });
   }
+  // Staff price a new request: the server's worker pushes to this device; the test's push service decrypts it and
+  // hands it to the app's service worker as the browser's push service would.
+  const order = { fraudType: 'romance', fraudUrl: 'https://hearts.example', communicationChannel: 'WhatsApp', notes: 'A second one.' };
+  const { id: requestId } = await dataOf<{ id: string }>(await request.post('/api/trackMasterProcess', { headers: bearer(token), data: { trackMasterProcess: order } }));
+  const before = receiver.received.length;
+  await dataOf(await request.post(`/api/staff/requests/${requestId}/transition`, { headers: bearer(staffToken), data: { to: 'Waiting for actions', totalAmount: 700, version: 1 } }));
+  const [push] = (await receiver.waitFor(before + 1)).slice(before);
+  expect(push.problems).toEqual([]);
+  const payload = JSON.parse(push.payload ?? 'null') as { id: string; url: string; tag: string; body: string };
   const url = `/tool/track-master?request=${requestId}`;
-  const tag = `request:${requestId}`;
-  await deliverPush(page, JSON.stringify({ v: 1, id: 'delivery-1', title: 'Recovery', body: 'You have a new update', url, tag }));
-  await expect.poll(() => shownNotifications(worker), { timeout: 20_000 }).toEqual([{ title: 'Recovery', body: 'You have a new update', tag, data: { url, id: 'delivery-1' } }]);
+  expect(payload).toMatchObject({ v: 1, title: 'Recovery', body: 'You have a new update', url });
+  expect(JSON.stringify(payload)).not.toContain('700');
+  const tag = payload.tag;
+  await deliverPush(page, push.payload!);
+  await expect.poll(() => shownNotifications(worker), { timeout: 20_000 }).toEqual([{ title: 'Recovery', body: 'You have a new update', tag, data: { url, id: payload.id } }]);
 
   // A push the worker cannot read is still shown, neutral, opening the dashboard.
   await deliverPush(page, 'not a payload');
@@ -194,6 +202,7 @@ test('a client turns on push here, a push shows neutral words, and its click ope
   await expect(page).toHaveURL(/\/login/, { timeout: 20_000 });
   expect(await postAgain(request, token, subscription)).toBe(201);
   await context.close();
+  await receiver.close();
 });
 
 test('switches turned offline show at once, stay after a reload and reach the server when back online', async ({ browser, request }) => {
