@@ -4,7 +4,7 @@ import { DELIVERY_EVENT_KINDS, DIGEST_LINE, type EventFacts, OPEN_LINK, PRODUCT_
 import type { PushPayload } from '../../domain/push.ts';
 import type { VapidKeys } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import type { MailOutcome } from './mailer.ts';
+import type { EmailContent, MailOutcome } from './mailer.ts';
 import { type PushResult, sendPush, topicFor } from './web-push.ts';
 import { type RecordOptions, insertFor, isEssential, switchOn } from './record.ts';
 
@@ -23,17 +23,8 @@ const BACKOFF_SECONDS = [30, 120, 600, 1800, 7200];
 const LEASE_SECONDS = 60;
 const FANOUT_PAGE = 1000;
 
-/** An email as the worker asks for it; the mail adapter composes and sends it (server/notify/mailer.ts). */
-export interface EmailMessage {
-  to: string;
-  /** The Message-ID's local part: the same delivery always has the same Message-ID. */
-  deliveryId: string;
-  subject: string;
-  paragraphs: string[];
-  link: { text: string; url: string };
-  /** Non-essential mail only: the one-click unsubscribe address (RFC 8058). */
-  unsubscribeUrl?: string;
-}
+/** An email as the worker asks for it; the adapter adds the Message-ID's host, composes and sends it (run.ts). */
+export type EmailMessage = Omit<EmailContent, 'host'>;
 export interface EmailSender {
   send(message: EmailMessage): Promise<MailOutcome>;
 }

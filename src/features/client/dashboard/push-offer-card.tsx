@@ -1,12 +1,12 @@
 import { Button, Card, CloseButton, HStack, Stack, Text } from '@chakra-ui/react';
 import { BellRing } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { iconSize } from '../../../components/theme-tokens.ts';
 import { NetworkError } from '../../../lib/api-errors.ts';
 import { changePreferences } from '../../../lib/notification-preferences.ts';
-import { type PushPermission, PUSH_ON_DEVICE_KEY, answerPushOffer, browserPushEnv, enablePush, readPushOffer, runsInstalled, showsPushOffer } from '../../../lib/push.ts';
+import { answerPushOffer, enablePush, readPushOffer, runsInstalled, showsPushOffer } from '../../../lib/push.ts';
+import { usePushDevice } from '../../../lib/use-push-device.ts';
 import { useReplica } from '../../../lib/replica.ts';
-import { useLiveQuery } from '../../../lib/use-live-query.ts';
 
 export const PUSH_OFFER_TEXT = 'Get notified on this device when your case moves';
 
@@ -17,19 +17,10 @@ export const PUSH_OFFER_TEXT = 'Get notified on this device when your case moves
  */
 export function PushOfferCard() {
   const db = useReplica();
-  const [env] = useState(browserPushEnv);
+  const { env, permission, wanted } = usePushDevice();
   const [offer, setOffer] = useState(() => readPushOffer());
   const [standalone] = useState(runsInstalled);
   const [busy, setBusy] = useState(false);
-  const wanted = useLiveQuery(async () => (await db.meta.get(PUSH_ON_DEVICE_KEY))?.value === true, [db]);
-  const [permission, setPermission] = useState<PushPermission | null>(null);
-  useEffect(() => {
-    let live = true;
-    void env.permission().then((p) => live && setPermission(p));
-    return () => {
-      live = false;
-    };
-  }, [env]);
   if (wanted === undefined || permission === null || !showsPushOffer({ offer, standalone, permission, wanted })) return null;
 
   const answer = () => {

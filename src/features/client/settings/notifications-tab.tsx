@@ -1,10 +1,11 @@
 import { Box, Heading, Stack, Switch, Text } from '@chakra-ui/react';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { NotificationPreferences, PreferenceField } from '../../../../domain/notification-preferences.ts';
 import { hasRole } from '../../../../domain/roles.ts';
 import { NetworkError } from '../../../lib/api-errors.ts';
 import { changePreferences, defaultPreferences } from '../../../lib/notification-preferences.ts';
-import { type PushPermission, PUSH_ON_DEVICE_KEY, answerPushOffer, browserPushEnv, disablePush, enablePush } from '../../../lib/push.ts';
+import { type PushPermission, answerPushOffer, disablePush, enablePush } from '../../../lib/push.ts';
+import { usePushDevice } from '../../../lib/use-push-device.ts';
 import { useProfile, useReplica } from '../../../lib/replica.ts';
 import { useLiveQuery } from '../../../lib/use-live-query.ts';
 
@@ -130,19 +131,10 @@ function SettingSwitch({
  */
 function DeviceSwitch({ pushAllowed }: { pushAllowed: boolean }) {
   const db = useReplica();
-  const [env] = useState(browserPushEnv);
-  // Unknown until the browser answers: the switch waits disabled, without a note.
-  const [permission, setPermission] = useState<PushPermission | null>(null);
-  useEffect(() => {
-    let live = true;
-    void env.permission().then((p) => live && setPermission(p));
-    return () => {
-      live = false;
-    };
-  }, [env]);
+  // Permission is unknown until the browser answers: the switch waits disabled, without a note.
+  const { env, permission, wanted = false, recheck } = usePushDevice();
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const wanted = useLiveQuery(async () => (await db.meta.get(PUSH_ON_DEVICE_KEY))?.value === true, [db], false);
   const blocked = permission === null ? null : pushBlockedText(permission);
 
   const change = async (on: boolean) => {
@@ -168,7 +160,7 @@ function DeviceSwitch({ pushAllowed }: { pushAllowed: boolean }) {
       console.error('push on this device', err);
       setNote('Notifications could not be turned on here. Please try again.');
     } finally {
-      setPermission(await env.permission());
+      await recheck();
       setBusy(false);
     }
   };
