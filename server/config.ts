@@ -60,6 +60,11 @@ const Env = z
       .refine((hosts) => hosts.length > 0 && hosts.every((h) => /^[a-z0-9.-]+$/.test(h)), 'PUSH_ENDPOINT_HOSTS must be a comma-separated list of host names'),
     /** Whether this instance runs a delivery worker (pushes and email); API-only instances say off. Several may run on one PostgreSQL. */
     DELIVERY_WORKER: z.enum(['on', 'off']).default('on'),
+    /**
+     * Seconds a claimed delivery is its worker's: longer than any send's timeout (push 10 s, SMTP 20 s), so a live
+     * worker always records in time; a row still claimed after it was abandoned by a dead one (decision 029).
+     */
+    DELIVERY_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
     UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     /**
      * The portal's own address as people reach it (`https://portal.example`): the links in emails point there (the

@@ -20,6 +20,8 @@ export interface ServerProcess {
   stop(): Promise<void>;
   /** kill -9: the process dies at once, mid-whatever; its data directory stays as it left it. */
   kill(): Promise<void>;
+  /** Resolves when the process has ended, whoever ended it. */
+  exited: Promise<void>;
 }
 
 /** A port nobody listens on right now. */
@@ -96,5 +98,6 @@ export async function startServerProcess(env: Record<string, string>, opts: { da
     waitFor,
     stop,
     kill,
+    exited,
   };
 }

@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { centsFromDollars } from '../../domain/money.ts';
 import { PushPayload } from '../../domain/push.ts';
-import { contactRequests, deliveries, notificationPreferences, productRequests, pushSends, users } from '../db/schema.ts';
+import { contactRequests, deliveries, files, notificationPreferences, productRequests, pushSends, users } from '../db/schema.ts';
 import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
 import { type MailInbox, startMailInbox } from '../../scripts/mail-inbox.ts';
 import { emailSender } from './run.ts';
@@ -143,6 +143,61 @@ describe.each(backends())('deliveries (%s)', (backend) => {
       expect(mail.facts).toMatchObject({ requestId: row.id, tool: 'bank-dispute', ref: expect.stringMatching(/^BD-/) });
     });
 
+    it('every event writes its rows for exactly those who hear of it, each under a key naming the row that caused it', async () => {
+      const quinn = await client();
+      const version = async (id: string) => (await t.services.db.select().from(productRequests).where(eq(productRequests.id, id)))[0].version;
+      const ok = async (res: Awaited<ReturnType<typeof call>>, status = 200) => {
+        expect(res.statusCode, res.body).toBe(status);
+        return res.json().data as { id: string };
+      };
+      const move = async (id: string, body: object) => ok(await call(staff, 'POST', `/api/staff/requests/${id}/transition`, { ...body, version: await version(id) }));
+      const staffHear = async (key: string) => {
+        const rows = await byKey(key);
+        const recipients = new Set(rows.map((r) => r.recipientUid));
+        expect(recipients.has(staff.uid) && recipients.has(admin.uid), key).toBe(true);
+        expect(recipients.has(quinn.uid), key).toBe(false);
+        return rows[0].eventKind;
+      };
+
+      // A lead's form, then an order, a reply in a thread and a refund request: the staff hear of each.
+      const lead = await t.user();
+      await ok(await call(lead, 'PUT', '/api/user/initial-form', { initialForm: { moneyLost: 500, lastFundsTransfer: Date.UTC(2026, 9, 1), fraudType: 'ROMANCE', fraudUrl: 'https://hearts.example', name: 'Lee Lead' } }), 201);
+      expect(await staffHear(`lead:${lead.uid}`)).toBe('newLead');
+      const order = { fraudType: 'romance', fraudUrl: 'https://hearts.example', communicationChannel: 'WhatsApp', notes: 'He asked for money.' };
+      const { id } = await ok(await call(quinn, 'POST', '/api/trackMasterProcess', { trackMasterProcess: order }), 201);
+      expect(await staffHear(`request:${id}`)).toBe('newRequest');
+      const threadId = await openThread(quinn);
+      await staffReply(threadId);
+      const { id: replyId } = await ok(await call(quinn, 'POST', `/api/contact/${threadId}/replies`, { reply: { message: 'Thank you' } }), 201);
+      expect(await staffHear(`clientReply:${replyId}`)).toBe('clientMessage');
+
+      // The request's life, each step a client event.
+      await move(id, { to: 'Waiting for actions', totalAmount: 700 });
+      await ok(await call(staff, 'POST', `/api/staff/requests/${id}/payments`, { version: await version(id), amount: 300, method: 'CARD', paidAt: '2026-11-01' }), 201);
+      await move(id, { to: 'In Progress' });
+      const { id: refundId } = await ok(await call(quinn, 'POST', '/api/refund', { refundRequest: { tool: 'TRACK_MASTER', processId: id, refundRequestType: 'FULL', reason: 'Changed my mind' } }), 201);
+      expect(await staffHear(`refundRequest:${refundId}`)).toBe('refundRequested');
+      await ok(await call(staff, 'POST', `/api/staff/refunds/${refundId}/decision`, { decision: 'decline', version: 1, note: 'The work has started.' }));
+      const [file] = await t.services.db
+        .insert(files)
+        .values({ userId: quinn.uid, kind: 'final', requestId: id, originalName: 'report.pdf', storedName: `${crypto.randomUUID()}.pdf`, contentType: 'application/pdf', size: 1, sha256: 'x' })
+        .returning();
+      await t.services.db.update(productRequests).set({ finalFileId: file.id }).where(eq(productRequests.id, id));
+      await move(id, { to: 'Done' });
+      const other = await requestOf(quinn);
+      await move(other.id, { to: 'Rejected', reason: 'Not something we can trace.' });
+      await ok(await call(admin, 'POST', `/api/notification/${quinn.uid}`, { notification: { message: 'Your case has a new document' } }), 201);
+
+      const rows = await rowsOf(quinn.uid);
+      const heard = new Map<string, string[]>();
+      for (const r of rows) heard.set(r.eventKind, [...(heard.get(r.eventKind) ?? []), r.channel].sort());
+      expect(Object.fromEntries(heard)).toEqual(
+        Object.fromEntries(['reply', 'priced', 'payment', 'workStarted', 'refundDecided', 'reportReady', 'rejected', 'notification'].map((k) => [k, ['email', 'push']])),
+      );
+      expect(rows.filter((r) => r.eventKind === 'rejected').map((r) => r.eventKey)).toEqual([`request:${other.id}:v2`, `request:${other.id}:v2`]);
+      expect(new Set(rows.filter((r) => r.eventKind === 'refundDecided').map((r) => r.eventKey))).toEqual(new Set([`refund:${refundId}:decided`]));
+    });
+
     it('a refused change writes no delivery: a transition from an old version is 409 and leaves none', async () => {
       const bob = await client();
       const row = await requestOf(bob);
@@ -234,7 +289,7 @@ describe.each(backends())('deliveries (%s)', (backend) => {
     it('a sender that dies after sending and before recording: the row becomes unknown after its lease and is never sent again by itself; an admin retry keeps the id', async () => {
       const gina = await client();
       await staffReply(await openThread(gina));
-      await expect(worker({ abandonAfterSend: true }).drain()).rejects.toThrow();
+      await expect(worker({ crashAfterSend: () => true }).drain()).rejects.toThrow();
       expect(pushesTo(gina.device!.endpoint)).toHaveLength(1);
       const row = async () => defined((await rowsOf(gina.uid)).find((r) => r.channel === 'push'), 'the push row');
       expect((await row()).state).toBe('sending');

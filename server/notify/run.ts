@@ -14,6 +14,16 @@ export function emailSender(app: FastifyInstance): EmailSender | null {
   return { send: (message) => mailer.send(composeEmail({ ...message, host })) };
 }
 
+/** Test only: the process dies as a crash would, between a send and its record (faultsPlugin decides when). */
+function crashFault(app: FastifyInstance): (() => boolean) | undefined {
+  const faults = app.deliveryFaults;
+  if (!faults) return undefined;
+  return () => {
+    if (faults.crashAfterSend()) process.kill(process.pid, 'SIGKILL');
+    return false;
+  };
+}
+
 /** How often a worker looks for due rows without being woken (retries and delayed email come due on their own). */
 const POLL_MS = 2000;
 
@@ -31,6 +41,8 @@ export async function runDeliveryWorker(app: FastifyInstance, services: Services
     publicUrl: config.email.publicUrl,
     unsubscribeUrl: (uid) => unsubscribeUrl(config, uid),
     record: { email: config.email.enabled, emailDelaySeconds: config.email.delaySeconds },
+    leaseSeconds: config.DELIVERY_LEASE_SECONDS,
+    crashAfterSend: crashFault(app),
     onError: (err) => app.log.error({ err }, 'the delivery worker failed a round; it goes on'),
   });
   const unlisten = await services.database.listen(DELIVERIES_CHANNEL, () => worker.wake(), () => worker.wake());

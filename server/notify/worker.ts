@@ -20,7 +20,7 @@ export const MAX_ATTEMPTS = 6;
 /** Seconds before the 2nd … 6th attempt (±20 %). */
 const BACKOFF_SECONDS = [30, 120, 600, 1800, 7200];
 /** Longer than any send's timeout (push 10 s, SMTP 20 s), so a live sender always records before it ends. */
-const LEASE_SECONDS = 60;
+export const LEASE_SECONDS = 60;
 const FANOUT_PAGE = 1000;
 
 /** An email as the worker asks for it; the adapter adds the Message-ID's host, composes and sends it (run.ts). */
@@ -44,8 +44,13 @@ export interface WorkerOptions {
   batch?: number;
   concurrency?: number;
   pushTimeoutMs?: number;
-  /** Test only (TEST_FAULTS): the sender "dies" right after its first successful send, before recording it. */
-  abandonAfterSend?: boolean;
+  /** How long a claimed row is the claimer's before it counts as abandoned (LEASE_SECONDS; tests shorten it). */
+  leaseSeconds?: number;
+  /**
+   * Test only (TEST_FAULTS): asked after each accepted send, before it is recorded; true stops the batch where a
+   * process that died there would stop (run.ts kills its process instead).
+   */
+  crashAfterSend?: () => boolean;
   onError?: (err: unknown) => void;
 }
 
@@ -132,7 +137,7 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
    * then reads what sending needs and why a row is no longer to be sent. Committed before anything is sent.
    */
   async function claim(): Promise<ClaimedRow[]> {
-    const lease = new Date(now() + LEASE_SECONDS * 1000).toISOString();
+    const lease = new Date(now() + (options.leaseSeconds ?? LEASE_SECONDS) * 1000).toISOString();
     const claimedIds = await db.transaction(async (tx) => {
       const claimed = rows<{ id: string; recipient_uid: string; channel: string; event_kind: string }>(
         await tx.execute(sql`
@@ -228,7 +233,7 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
       });
       results.push(result);
       if (result.outcome === 'sent') {
-        if (options.abandonAfterSend) throw new Abandoned();
+        if (options.crashAfterSend?.()) throw new Abandoned();
         await db.execute(sql`INSERT INTO push_sends (delivery_id, subscription_id, sent_at) VALUES (${row.id}, ${device.id}, ${at()}) ON CONFLICT DO NOTHING`);
       }
     }
@@ -271,7 +276,7 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
       unsubscribeUrl: isEssential(first.event_kind) ? undefined : options.unsubscribeUrl(first.recipient_uid),
     });
     if (outcome.outcome === 'sent') {
-      if (options.abandonAfterSend) throw new Abandoned();
+      if (options.crashAfterSend?.()) throw new Abandoned();
       return { state: 'sent' };
     }
     if (outcome.outcome === 'retry') return { state: 'retry', status: outcome.status ?? null, error: outcome.error, retryAfterSeconds: null };

@@ -20,6 +20,11 @@ const Faults = z.strictObject({
    */
   crashAfterCommitRate: z.number().min(0).max(1).default(0),
   fail5xxRate: z.number().min(0).max(1).default(0),
+  /**
+   * The delivery worker's process dies (SIGKILL) right after a push service or the SMTP server accepted a
+   * message, before the worker records it: what at most once must survive (server/notify/run.ts).
+   */
+  crashAfterSendRate: z.number().min(0).max(1).default(0),
   /** Only requests to paths starting with this are affected (e.g. "/api/contact"). */
   pathPrefix: z.string().default('/api/'),
 });
@@ -33,6 +38,10 @@ interface Injected {
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by faultsPlugin only (TEST_FAULTS=1): whether the delivery worker dies after this send. */
+    deliveryFaults?: { crashAfterSend(): boolean };
+  }
   interface FastifyRequest {
     /** Set by faultsPlugin when this request's answer is to be lost after commit; acted on by dropAnswersPlugin. */
     dropAnswer: boolean;
@@ -55,6 +64,7 @@ export const faultsPlugin = fp(
     const tokensNotBefore = new Map<string, number>();
     const affects = (method: string, url: string) => method !== 'GET' && url.startsWith(faults.pathPrefix) && !url.startsWith('/api/__test');
 
+    app.decorate('deliveryFaults', { crashAfterSend: () => Math.random() < faults.crashAfterSendRate });
     app.decorateRequest('dropAnswer', false);
     app.decorateRequest('crashAfterCommit', false);
     app.addHook('preHandler', async (request) => {
