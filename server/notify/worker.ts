@@ -22,6 +22,8 @@ const BACKOFF_SECONDS = [30, 120, 600, 1800, 7200];
 /** Longer than any send's timeout (push 10 s, SMTP 20 s), so a live sender always records before it ends. */
 export const LEASE_SECONDS = 60;
 const FANOUT_PAGE = 1000;
+/** Sends in flight for a batch of a fan-out's rows. */
+const BULK_CONCURRENCY = 4;
 
 /** An email as the worker asks for it; the adapter adds the Message-ID's host, composes and sends it (run.ts). */
 export type EmailMessage = Omit<EmailContent, 'host'>;
@@ -300,7 +302,10 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
       mails.set(key, [...(mails.get(key) ?? []), row]);
     }
     for (const group of mails.values()) tasks.push(async () => mark(group.map((r) => r.id), await sendEmail(group), Math.max(...group.map((r) => r.attempts))));
-    await inPool(tasks, concurrency);
+    // A batch of nothing but a general notification's rows (a fan-out) is sent a few at a time: it is not urgent,
+    // and the API's requests share this process's CPU with its encryption.
+    const bulk = live.length > 0 && live.every((r) => eventDefinition(r.event_kind)?.category === 'general');
+    await inPool(tasks, bulk ? Math.min(BULK_CONCURRENCY, concurrency) : concurrency);
     return fannedOut + claimed.length;
   }
 
@@ -403,6 +408,8 @@ async function inPool(tasks: (() => Promise<void>)[], size: number): Promise<voi
       const task = tasks[next++];
       try {
         await task();
+        // Requests waiting for the event loop go first: a send's encryption runs on it.
+        await new Promise((resolve) => setImmediate(resolve));
       } catch (err) {
         if (err instanceof Abandoned) abandoned = err;
         else throw err;
