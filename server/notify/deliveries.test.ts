@@ -5,6 +5,7 @@ import { PushPayload } from '../../domain/push.ts';
 import { contactRequests, deliveries, files, notificationPreferences, productRequests, pushSends, users } from '../db/schema.ts';
 import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
 import { type MailInbox, startMailInbox } from '../../scripts/mail-inbox.ts';
+import { DELIVERIES_CHANNEL } from '../plugins/deliveries.ts';
 import { emailSender } from './run.ts';
 import { type PushReceiver, startPushReceiver } from './test-support/push-receiver.ts';
 import { unsubscribeUrl } from './unsubscribe-tokens.ts';
@@ -196,6 +197,26 @@ describe.each(backends())('deliveries (%s)', (backend) => {
       );
       expect(rows.filter((r) => r.eventKind === 'rejected').map((r) => r.eventKey)).toEqual([`request:${other.id}:v2`, `request:${other.id}:v2`]);
       expect(new Set(rows.filter((r) => r.eventKind === 'refundDecided').map((r) => r.eventKey))).toEqual(new Set([`refund:${refundId}:decided`]));
+    });
+
+    it('the commit of an event’s deliveries wakes the workers once; a refused change wakes nobody', async () => {
+      let woken = 0;
+      const unlisten = await t.services.database.listen(DELIVERIES_CHANNEL, () => woken++);
+      try {
+        const rhea = await client();
+        const threadId = await openThread(rhea);
+        await expect.poll(() => woken).toBeGreaterThan(0);
+        const before = woken;
+        await staffReply(threadId);
+        await expect.poll(() => woken).toBe(before + 1);
+        const row = await requestOf(rhea);
+        expect((await call(staff, 'POST', `/api/staff/requests/${row.id}/transition`, { to: 'Waiting for actions', version: 9, totalAmount: 100 })).statusCode).toBe(409);
+        // A later wake, to know the refused one would have arrived by now.
+        await staffReply(threadId);
+        await expect.poll(() => woken).toBe(before + 2);
+      } finally {
+        await unlisten();
+      }
     });
 
     it('a refused change writes no delivery: a transition from an old version is 409 and leaves none', async () => {

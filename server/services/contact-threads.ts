@@ -39,7 +39,6 @@ export async function openContactThread(app: FastifyInstance, request: FastifyRe
     await settleInTransaction(tx, request, 201, data);
     return data;
   });
-  await app.deliveries.wake();
   await app.events.poke(uid);
   return answer;
 }
@@ -76,7 +75,6 @@ export async function replyAsClient(app: FastifyInstance, request: FastifyReques
     await settleInTransaction(tx, request, 201, data);
     return data;
   });
-  await app.deliveries.wake();
   await app.events.poke(uid);
   return answer;
 }

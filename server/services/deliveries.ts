@@ -67,7 +67,6 @@ export async function retryDelivery(app: FastifyInstance, request: FastifyReques
     },
     status: 200,
     answer: (row) => ({ data: toDeliveryItem(row, null) }),
-    afterCommit: () => void app.deliveries.wake(),
     poke: () => 'staff',
   });
 }

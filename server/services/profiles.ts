@@ -46,7 +46,6 @@ export async function saveInitialForm(app: FastifyInstance, request: FastifyRequ
     await settleInTransaction(tx, request, 201, profile);
     return profile;
   });
-  await app.deliveries.wake();
   await app.events.poke(uid);
   return answer;
 }

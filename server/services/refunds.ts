@@ -69,7 +69,6 @@ export async function requestRefund(app: FastifyInstance, request: FastifyReques
     if (!raced) throw refundPending();
     answer = { data: toRefund(raced) };
   }
-  await app.deliveries.wake();
   await app.events.poke(uid);
   return answer;
 }

@@ -85,7 +85,7 @@ export interface StaffWriteSteps<Locked, Done, Answer> {
 
 /**
  * One staff write: lock → check (version, rules) → change → audit → notify → deliver → settle the command id, in
- * one transaction, then the delivery workers woken and the poke after the commit so the client's app pulls the change
+ * one transaction, then the poke after the commit so the client's app pulls the change
  * (docs/decisions/006-staff-workspace.md). Returns the answer's body, built once in the transaction.
  */
 export async function staffWrite<Locked, Done, Answer>(
@@ -103,12 +103,11 @@ export async function staffWrite<Locked, Done, Answer>(
     if (deliver) await app.deliveries.record(tx, { notificationId, ...deliver });
     const body = steps.answer(done);
     await settleInTransaction(tx, request, steps.status, body);
-    return { done, body, delivered: deliver !== undefined };
+    return { done, body };
   });
   steps.afterCommit?.(written.done);
-  if (written.delivered) await app.deliveries.wake();
   const target = steps.poke(written.done);
   if (target === 'staff') await app.events.pokeStaff();
   else await app.events.poke(target === 'everyone' ? null : target.client);
-  return { done: written.done, body: written.body };
+  return written;
 }

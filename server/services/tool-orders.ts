@@ -33,7 +33,6 @@ export async function orderTool(app: FastifyInstance, request: FastifyRequest, u
   });
   // An attempt racing this key's first one stored nothing: its files are attached to no row.
   if (stored.created) request.keepUploads();
-  await app.deliveries.wake();
   await app.events.poke(uid);
   return { data: toRequest(stored.row) };
 }
