@@ -26,6 +26,12 @@ export interface Database {
   close(): Promise<void>;
 }
 
+
+/** The rows of a raw `db.execute` (node-postgres and PGlite both answer `{ rows }`). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
 /** How long PostgreSQL may take (docs/decisions/023-database-faults.md); PGlite runs in the process and has no connection. */
 export interface DatabaseTimeouts {
   /** To open a connection, and to wait for a free one in the pool. */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
-import { DELIVERY_EVENT_KINDS, DIGEST_LINE, type EventFacts, OPEN_LINK, PRODUCT_NAME, deliveryEvents, emailSubject, eventDefinition } from '../../domain/notify-events.ts';
+import { DELIVERY_EVENT_KINDS, DIGEST_LINE, type DeliveryEventKind, type EventFacts, OPEN_LINK, PRODUCT_NAME, emailSubject, eventDefinition } from '../../domain/notify-events.ts';
 import type { PushPayload } from '../../domain/push.ts';
 import type { VapidKeys } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import { type Db, rowsOf } from '../db/client.ts';
 import type { EmailContent, MailOutcome } from './mailer.ts';
 import { type PushResult, sendPush, topicFor } from './web-push.ts';
 import { type RecordOptions, insertFor, isEssential, switchOn } from './record.ts';
@@ -63,7 +63,6 @@ interface ClaimedRow {
   channel: 'push' | 'email';
   facts: EventFacts;
   attempts: number;
-  digest_of: string | null;
   email: string | null;
   lock_screen_details: boolean;
   notification_message: string | null;
@@ -109,21 +108,21 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
   /** One page of a general notification's recipients: their rows, and the cursor moved, in one transaction. */
   async function fanOutPage(): Promise<number> {
     return db.transaction(async (tx) => {
-      const [row] = rows<{ id: string; event_kind: string; event_key: string; facts: EventFacts; notification_id: string | null; cursor: string | null; created_at: string }>(
+      const [row] = rowsOf<{ id: string; event_kind: string; event_key: string; facts: EventFacts; notification_id: string | null; cursor: string | null; created_at: string }>(
         await tx.execute(sql`
           SELECT id, event_kind, event_key, facts, notification_id, cursor, created_at::text AS created_at FROM deliveries
           WHERE state = 'queued' AND channel = 'fanout' AND due_at <= ${at()}
           ORDER BY due_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`),
       );
       if (!row) return 0;
-      const page = rows<{ uid: string }>(
+      const page = rowsOf<{ uid: string }>(
         await tx.execute(sql`
           SELECT uid FROM users WHERE uid > ${row.cursor ?? ''} AND created_at <= ${row.created_at}
           ORDER BY uid LIMIT ${FANOUT_PAGE}`),
       );
       const last = page.at(-1)?.uid;
       if (last !== undefined) {
-        const event = { kind: row.event_kind as keyof typeof deliveryEvents, key: row.event_key, facts: row.facts, notificationId: row.notification_id ?? undefined };
+        const event = { kind: row.event_kind as DeliveryEventKind, key: row.event_key, facts: row.facts, notificationId: row.notification_id ?? undefined };
         await insertFor(tx, event, sql`u.uid > ${row.cursor ?? ''} AND u.uid <= ${last} AND u.created_at <= ${row.created_at}`, options.record);
       }
       const done = page.length < FANOUT_PAGE;
@@ -141,7 +140,7 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
   async function claim(): Promise<ClaimedRow[]> {
     const lease = new Date(now() + (options.leaseSeconds ?? LEASE_SECONDS) * 1000).toISOString();
     const claimedIds = await db.transaction(async (tx) => {
-      const claimed = rows<{ id: string; recipient_uid: string; channel: string; event_kind: string }>(
+      const claimed = rowsOf<{ id: string; recipient_uid: string; channel: string; event_kind: string }>(
         await tx.execute(sql`
           WITH next AS (
             SELECT id FROM deliveries WHERE state = 'queued' AND channel <> 'fanout' AND due_at <= ${at()}
@@ -154,11 +153,11 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
       const digestOf = new Map<string, string>();
       for (const row of claimed) if (row.channel === 'email' && !isEssential(row.event_kind) && !digestOf.has(row.recipient_uid)) digestOf.set(row.recipient_uid, row.id);
       for (const [uid, lead] of digestOf) {
-        const gathered = rows<{ id: string }>(
+        const gathered = rowsOf<{ id: string }>(
           await tx.execute(sql`
             WITH more AS (
               SELECT id FROM deliveries
-              WHERE recipient_uid = ${uid} AND channel = 'email' AND state = 'queued' AND event_kind NOT IN (${essentialKinds()})
+              WHERE recipient_uid = ${uid} AND channel = 'email' AND state = 'queued' AND event_kind NOT IN (${ESSENTIAL_KINDS})
               FOR UPDATE SKIP LOCKED)
             UPDATE deliveries d SET state = 'sending', attempts = d.attempts + 1, lease_until = ${lease}, claimed_by = ${id}
             FROM more WHERE d.id = more.id RETURNING d.id`),
@@ -167,15 +166,15 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
         await tx.execute(sql`
           UPDATE deliveries SET digest_of = ${lead}
           WHERE claimed_by = ${id} AND state = 'sending' AND recipient_uid = ${uid} AND channel = 'email'
-            AND event_kind NOT IN (${essentialKinds()}) AND id <> ${lead}`);
+            AND event_kind NOT IN (${ESSENTIAL_KINDS}) AND id <> ${lead}`);
       }
       return ids;
     });
     if (claimedIds.length === 0) return [];
-    return rows<ClaimedRow>(
+    return rowsOf<ClaimedRow>(
       await db.execute(sql`
-        SELECT d.id, d.event_kind, d.recipient_uid, d.channel, d.facts, d.attempts, d.digest_of,
-          u.email, p.lock_screen_details, n.message AS notification_message, ${skipReason()} AS skip
+        SELECT d.id, d.event_kind, d.recipient_uid, d.channel, d.facts, d.attempts,
+          u.email, p.lock_screen_details, n.message AS notification_message, ${SKIP_REASON} AS skip
         FROM deliveries d
         JOIN users u ON u.uid = d.recipient_uid
         JOIN notification_preferences p ON p.user_id = d.recipient_uid
@@ -215,13 +214,15 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
   }
 
   async function sendPushRow(row: ClaimedRow): Promise<Outcome> {
-    const devices = rows<{ id: string; endpoint: string; p256dh: string; auth: string }>(
+    // The recipient's devices, and whether this delivery already reached each (a retry skips those).
+    const subscribed = rowsOf<{ id: string; endpoint: string; p256dh: string; auth: string; reached: boolean }>(
       await db.execute(sql`
-        SELECT s.id, s.endpoint, s.p256dh, s.auth FROM push_subscriptions s
-        WHERE s.user_id = ${row.recipient_uid}
-          AND NOT EXISTS (SELECT 1 FROM push_sends ps WHERE ps.delivery_id = ${row.id} AND ps.subscription_id = s.id)`),
+        SELECT s.id, s.endpoint, s.p256dh, s.auth, ps.delivery_id IS NOT NULL AS reached FROM push_subscriptions s
+        LEFT JOIN push_sends ps ON ps.delivery_id = ${row.id} AND ps.subscription_id = s.id
+        WHERE s.user_id = ${row.recipient_uid}`),
     );
-    const already = rows<{ n: number }>(await db.execute(sql`SELECT count(*)::int AS n FROM push_sends WHERE delivery_id = ${row.id}`))[0].n;
+    const devices = subscribed.filter((s) => !s.reached);
+    const already = subscribed.length - devices.length;
     if (devices.length === 0) return already > 0 ? { state: 'sent' } : { state: 'skipped', reason: 'no device subscribed' };
     const definition = eventDefinition(row.event_kind)!;
     const payload = pushPayload(row);
@@ -360,7 +361,15 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
   };
 }
 
+/** The kinds whose mail goes whatever the person chose. */
+const ESSENTIAL_KINDS: SQL = sql.join(
+  DELIVERY_EVENT_KINDS.filter(isEssential).map((kind) => sql`${kind}`),
+  sql`, `,
+);
+
 /** Why a claimed row is not to be sent now, or null (alias d: the delivery, u: its user, p: their choices). */
+const SKIP_REASON: SQL = skipReason();
+
 function skipReason(): SQL {
   const kindSwitch = sql.join(
     DELIVERY_EVENT_KINDS.map((kind) => sql`WHEN d.event_kind = ${kind} THEN ${switchOn(kind)}`),
@@ -369,7 +378,7 @@ function skipReason(): SQL {
   return sql`CASE
     WHEN NOT (CASE ${kindSwitch} ELSE false END) THEN 'switched off'
     WHEN d.channel = 'push' AND NOT p.push THEN 'switched off'
-    WHEN d.channel = 'email' AND NOT p.email AND d.event_kind NOT IN (${essentialKinds()}) THEN 'switched off'
+    WHEN d.channel = 'email' AND NOT p.email AND d.event_kind NOT IN (${ESSENTIAL_KINDS}) THEN 'switched off'
     WHEN d.channel = 'email' AND (
       EXISTS (SELECT 1 FROM notification_reads r JOIN notifications rn ON rn.id = d.notification_id
               WHERE r.user_id = d.recipient_uid AND r.read_up_to >= rn.created_at)
@@ -385,13 +394,6 @@ function skipReason(): SQL {
     WHEN d.event_kind = 'refundRequested' AND NOT EXISTS (SELECT 1 FROM refunds f WHERE f.id::text = d.facts->>'refundId'
               AND f.status = 'requested') THEN 'handled by staff'
     ELSE NULL END`;
-}
-
-function essentialKinds(): SQL {
-  return sql.join(
-    DELIVERY_EVENT_KINDS.filter(isEssential).map((kind) => sql`${kind}`),
-    sql`, `,
-  );
 }
 
 /** Seconds before the next attempt after `attempts` tries, ±20 % so retries of many rows spread out. */
@@ -420,6 +422,3 @@ async function inPool(tasks: (() => Promise<void>)[], size: number): Promise<voi
   if (abandoned) throw abandoned;
 }
 
-function rows<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
