@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PortalDb } from './db.ts';
-import { type DeviceSubscription, type PushEnv, type PushPermission, disablePush, enablePush, forgetDevice, isPushWanted, keyBytes, markPushOfferDue, answerPushOffer, readPushOffer, showsPushOffer, syncPushSubscription } from './push.ts';
+import { type DeviceSubscription, type PushEnv, type PushPermission, disablePush, enablePush, forgetDevice, isPushWanted, keyBytes, markPushOfferDue, answerPushOffer, readPushOffer, showsPushOffer, syncPushSubscription, turnOnPushHere } from './push.ts';
+import { NetworkError } from './api-errors.ts';
 import { withReplica } from './test-kit.ts';
 
 const KEY_A = 'BAAB'; // three bytes are enough to tell keys apart here
@@ -90,6 +91,21 @@ describe('push on this device', () => {
     const denied = fakeEnv({ permission: 'denied' });
     expect(await enablePush(denied.env, db)).toBe('blocked');
     expect(denied.calls).toEqual([]);
+  });
+
+  it('turning push on here: off again when the server refuses the subscription, kept for later when offline', async () => {
+    const refused = fakeEnv({ permission: 'granted' });
+    refused.env.save = async () => {
+      throw new Error('500');
+    };
+    expect(await turnOnPushHere(refused.env, db)).toBe('failed');
+    expect(await isPushWanted(db)).toBe(false);
+    const offline = fakeEnv({ permission: 'granted' });
+    offline.env.save = async () => {
+      throw new NetworkError();
+    };
+    expect(await turnOnPushHere(offline.env, db)).toBe('offline');
+    expect(await isPushWanted(db)).toBe(true);
   });
 
   it('disablePush and sign-out make the server forget the device and drop the subscription, even when the server fails', async () => {

@@ -3,6 +3,7 @@ import { NavigateMessage, SubscriptionChangedMessage } from '../../domain/push-m
 import { apiGet, apiRequest, toApiError } from './api.ts';
 import { NetworkError } from './api-errors.ts';
 import type { PortalDb } from './db.ts';
+import { changePreferences } from './notification-preferences.ts';
 
 /**
  * Web Push on this device. Subscribing is per device: the user turns it on here with a gesture (the only place
@@ -97,6 +98,23 @@ export async function enablePush(env: PushEnv, db: PortalDb): Promise<PushSyncRe
   if (permission !== 'granted') return 'blocked';
   await setPushWanted(db, true);
   return syncPushSubscription(env, true);
+}
+
+/**
+ * "Notify me on this device" turned on (the Settings switch, the one-time offer): push for the account too, then
+ * this device subscribed. 'offline': kept, subscribed when the connection returns; 'failed': nothing is subscribed
+ * and the device's choice goes back to off, so no switch shows on for a device that gets nothing.
+ */
+export async function turnOnPushHere(env: PushEnv, db: PortalDb): Promise<PushSyncResult | 'offline' | 'failed'> {
+  await changePreferences(db, { push: true });
+  try {
+    return await enablePush(env, db);
+  } catch (err) {
+    if (err instanceof NetworkError) return 'offline';
+    console.error('push on this device', err);
+    await setPushWanted(db, false);
+    return 'failed';
+  }
 }
 
 /** "Notify me on this device" turned off: the choice is kept, the server forgets the device, the browser drops the subscription. */

@@ -2,9 +2,7 @@ import { Button, Card, CloseButton, HStack, Stack, Text } from '@chakra-ui/react
 import { BellRing } from 'lucide-react';
 import { useState } from 'react';
 import { iconSize } from '../../../components/theme-tokens.ts';
-import { NetworkError } from '../../../lib/api-errors.ts';
-import { changePreferences } from '../../../lib/notification-preferences.ts';
-import { answerPushOffer, enablePush, readPushOffer, runsInstalled, showsPushOffer } from '../../../lib/push.ts';
+import { answerPushOffer, readPushOffer, turnOnPushHere, runsInstalled, showsPushOffer } from '../../../lib/push.ts';
 import { usePushDevice } from '../../../lib/use-push-device.ts';
 import { useReplica } from '../../../lib/replica.ts';
 
@@ -21,6 +19,7 @@ export function PushOfferCard() {
   const [offer, setOffer] = useState(() => readPushOffer());
   const [standalone] = useState(runsInstalled);
   const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
   if (wanted === undefined || permission === null || !showsPushOffer({ offer, standalone, permission, wanted })) return null;
 
   const answer = () => {
@@ -29,19 +28,11 @@ export function PushOfferCard() {
   };
   const turnOn = async () => {
     setBusy(true);
-    try {
-      const prefs = await db.notificationPreferences.get(db.uid);
-      if (prefs && !prefs.push) await changePreferences(db, { push: true });
-      await enablePush(env, db).catch((err: unknown) => {
-        // Kept: the subscription is made when the connection returns.
-        if (!(err instanceof NetworkError)) throw err;
-      });
-    } catch (err) {
-      console.error('push offer', err);
-    } finally {
-      setBusy(false);
-      answer();
-    }
+    const result = await turnOnPushHere(env, db);
+    setBusy(false);
+    // Offline, the choice is kept and the subscription is made when the connection returns.
+    if (result === 'failed') setFailed(true);
+    else answer();
   };
 
   return (
@@ -53,6 +44,11 @@ export function PushOfferCard() {
           </Stack>
           <Stack gap="3" flex="1" minWidth="0">
             <Text fontWeight="medium">{PUSH_OFFER_TEXT}</Text>
+            {failed && (
+              <Text fontSize="sm" color="fg.error" role="alert">
+                Notifications could not be turned on here. Please try again.
+              </Text>
+            )}
             <HStack gap="2" wrap="wrap">
               <Button size="sm" colorPalette="brand" loading={busy} onClick={() => void turnOn()}>
                 Turn on notifications

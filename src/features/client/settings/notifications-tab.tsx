@@ -2,9 +2,8 @@ import { Box, Heading, Stack, Switch, Text } from '@chakra-ui/react';
 import { useId, useState } from 'react';
 import type { NotificationPreferences, PreferenceField } from '../../../../domain/notification-preferences.ts';
 import { hasRole } from '../../../../domain/roles.ts';
-import { NetworkError } from '../../../lib/api-errors.ts';
 import { changePreferences, defaultPreferences } from '../../../lib/notification-preferences.ts';
-import { type PushPermission, answerPushOffer, disablePush, enablePush } from '../../../lib/push.ts';
+import { type PushPermission, answerPushOffer, disablePush, turnOnPushHere } from '../../../lib/push.ts';
 import { usePushDevice } from '../../../lib/use-push-device.ts';
 import { useProfile, useReplica } from '../../../lib/replica.ts';
 import { useLiveQuery } from '../../../lib/use-live-query.ts';
@@ -45,7 +44,7 @@ export function NotificationsTab() {
       </Section>
       <Section title="How we reach you">
         <SettingSwitch label="Email" description="An email for these updates. Payment receipts are always sent." checked={prefs.email} onChange={turn('email')} />
-        <DeviceSwitch pushAllowed={prefs.push} />
+        <DeviceSwitch />
         <SettingSwitch label="Show details on the lock screen" description={LOCK_SCREEN_TEXT} checked={prefs.lockScreenDetails} onChange={turn('lockScreenDetails')} />
       </Section>
       {isStaff && (
@@ -129,7 +128,7 @@ function SettingSwitch({
  * browser (its prompt, if any, appears now) and subscribes; offline, the choice is kept and the subscription is made
  * when the connection returns. Where the browser cannot or will not, the switch says why instead of doing nothing.
  */
-function DeviceSwitch({ pushAllowed }: { pushAllowed: boolean }) {
+function DeviceSwitch() {
   const db = useReplica();
   // Permission is unknown until the browser answers: the switch waits disabled, without a note.
   const { env, permission, wanted = false, recheck } = usePushDevice();
@@ -142,23 +141,15 @@ function DeviceSwitch({ pushAllowed }: { pushAllowed: boolean }) {
     setNote(null);
     try {
       if (on) {
-        // Push here means push for the account too (the switch an older choice may have turned off).
-        if (!pushAllowed) await changePreferences(db, { push: true });
-        answerPushOffer();
-        const result = await enablePush(env, db).catch((err: unknown) => {
-          if (err instanceof NetworkError) return 'offline' as const;
-          throw err;
-        });
+        const result = await turnOnPushHere(env, db);
+        if (result !== 'failed') answerPushOffer();
         if (result === 'offline') setNote('This device will be subscribed when it is back online.');
+        if (result === 'failed') setNote('Notifications could not be turned on here. Please try again.');
       } else {
-        await disablePush(env, db).catch((err: unknown) => {
-          // The browser dropped the subscription; the server drops it at its next push (the push service answers 410).
-          if (!(err instanceof NetworkError)) throw err;
-        });
+        // Off whatever the server answers: the browser drops the subscription, and the server drops it at its next
+        // push (the push service answers 410).
+        await disablePush(env, db).catch((err: unknown) => console.warn('push: the server did not hear this device is off', err));
       }
-    } catch (err) {
-      console.error('push on this device', err);
-      setNote('Notifications could not be turned on here. Please try again.');
     } finally {
       await recheck();
       setBusy(false);
