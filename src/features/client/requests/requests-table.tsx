@@ -46,10 +46,9 @@ export function RequestsTable({ title, tool: only, emptyText = texts.nothingFoun
   const [open, setOpen] = useState<{ action: RowAction; request: LocalRequest } | null>(null);
   // Stable: the How to pay dialog closes itself (an effect) when the payment is recorded.
   const close = useCallback(() => setOpen(null), []);
-  const linked = useLinkedRequest(openRequestId, (request) => setOpen({ action: 'details', request }));
+  useLinkedRequest(openRequestId, (request) => setOpen({ action: 'details', request }));
   const closeDetails = () => {
-    if (linked.current !== null && open?.request.id === linked.current) onLinkedRequestClosed?.();
-    linked.current = null;
+    if (openRequestId !== undefined && open?.request.id === openRequestId) onLinkedRequestClosed?.();
     close();
   };
   const pick = (action: RowAction) => (open?.action === action ? open.request : null);
@@ -134,21 +133,22 @@ export function RequestsTable({ title, tool: only, emptyText = texts.nothingFoun
 }
 
 /**
- * Opens the linked request's details once, when the replica has the row (a push may open the app before the pull
- * that brings it); `current` is the linked id while its details show.
+ * Opens the linked request's details once per link, when the replica has the row (a push may open the app before
+ * the pull that brings it). The link leaves the address when its details close, so a later link to the same
+ * request opens them again.
  */
-function useLinkedRequest(id: string | undefined, openDetails: (request: LocalRequest) => void): RefObject<string | null> {
+function useLinkedRequest(id: string | undefined, openDetails: (request: LocalRequest) => void): void {
   const db = useReplica();
   const request = useLiveQuery(() => (id ? db.requests.get(id) : undefined), [db, id]);
   const handled = useRef<string | null>(null);
-  const current = useRef<string | null>(null);
+  useEffect(() => {
+    if (id === undefined) handled.current = null;
+  }, [id]);
   useEffect(() => {
     if (!request || handled.current === request.id) return;
     handled.current = request.id;
-    current.current = request.id;
     openDetails(request);
   }, [request, openDetails]);
-  return current;
 }
 
 /** On an Awaiting Payment row: the way to the payment details, named by the request for screen readers. */
