@@ -1,4 +1,5 @@
 import type { PreferenceField } from './notification-preferences.ts';
+import { NEUTRAL_PUSH_BODY, PUSH_TITLE } from './push.ts';
 
 /**
  * The events that reach people outside the app (push and email), who hears of each, and the words they read
@@ -12,7 +13,7 @@ import type { PreferenceField } from './notification-preferences.ts';
  */
 
 /** The product's name as a lock screen and a mailbox show it: the installed app's short name. */
-export const PRODUCT_NAME = 'Recovery';
+export const PRODUCT_NAME = PUSH_TITLE;
 
 export interface EventFacts {
   /** The request it is about, its tool (for the link) and its reference ("BD-0003"). */
@@ -59,7 +60,7 @@ interface EventDefinition {
 const requestUrl = (f: EventFacts) => (f.tool && f.requestId ? `/tool/${encodeURIComponent(f.tool)}?request=${encodeURIComponent(f.requestId)}` : '/');
 const seenRequest = (f: EventFacts) => (f.requestId ? { kind: 'request' as const, id: f.requestId } : null);
 const ofRequest = (f: EventFacts) => (f.ref ? ` (${f.ref})` : '');
-const update = 'You have a new update';
+const update = NEUTRAL_PUSH_BODY;
 
 export const deliveryEvents = {
   // ---- clients ----

@@ -5,6 +5,10 @@ import { z } from 'zod';
  * them. Endpoints are capability URLs: whoever knows one can push to that device, so they travel in bodies only.
  */
 
+/** The product's name and the neutral line a lock screen shows of any update (unless the person chose details). */
+export const PUSH_TITLE = 'Recovery';
+export const NEUTRAL_PUSH_BODY = 'You have a new update';
+
 /** Push services' endpoints run to a few hundred characters; the cap keeps a row small. */
 export const MAX_ENDPOINT_LENGTH = 2000;
 /** Devices one user may subscribe: a phone, a laptop, a tablet and a few stale ones, not a thousand. */

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { PushPayload } from '../domain/push.ts';
+import { NEUTRAL_PUSH_BODY, PUSH_TITLE, PushPayload } from '../domain/push.ts';
 import { ClickTestMessage, type NavigateMessage } from '../domain/push-messages.ts';
 
 /**
@@ -11,8 +11,8 @@ import { ClickTestMessage, type NavigateMessage } from '../domain/push-messages.
 declare const self: ServiceWorkerGlobalScope;
 
 /** What a push shows when its payload cannot be read: the product and nothing else. */
-export const FALLBACK_TITLE = 'Recovery';
-export const FALLBACK_BODY = 'You have a new update';
+export const FALLBACK_TITLE = PUSH_TITLE;
+export const FALLBACK_BODY = NEUTRAL_PUSH_BODY;
 const FALLBACK_TAG = 'update';
 
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { type PushEnv, type PushPermission, PUSH_ON_DEVICE_KEY, browserPushEnv } from './push.ts';
+import { type PushEnv, type PushPermission, browserPushEnv, isPushWanted } from './push.ts';
 import { useReplica } from './replica.ts';
 import { useLiveQuery } from './use-live-query.ts';
 
@@ -18,7 +18,7 @@ export function usePushDevice(): { env: PushEnv; permission: PushPermission | nu
       live = false;
     };
   }, [env]);
-  const wanted = useLiveQuery(async () => (await db.meta.get(PUSH_ON_DEVICE_KEY))?.value === true, [db]);
+  const wanted = useLiveQuery(() => isPushWanted(db), [db]);
   // After the prompt: what the person answered.
   const recheck = async () => setPermission(await env.permission());
   return { env, permission, wanted, recheck };

@@ -1,6 +1,7 @@
 import { Box, Heading, Stack, Switch, Text } from '@chakra-ui/react';
 import { useId, useState } from 'react';
 import type { NotificationPreferences, PreferenceField } from '../../../../domain/notification-preferences.ts';
+import { NEUTRAL_PUSH_BODY } from '../../../../domain/push.ts';
 import { hasRole } from '../../../../domain/roles.ts';
 import { changePreferences, defaultPreferences } from '../../../lib/notification-preferences.ts';
 import { type PushPermission, answerPushOffer, disablePush, turnOnPushHere } from '../../../lib/push.ts';
@@ -15,7 +16,7 @@ export function pushBlockedText(permission: PushPermission): string | null {
   return null;
 }
 
-export const LOCK_SCREEN_TEXT = 'When off, your lock screen shows only “You have a new update”, never what it is about.';
+export const LOCK_SCREEN_TEXT = `When off, your lock screen shows only “${NEUTRAL_PUSH_BODY}”, never what it is about.`;
 
 /**
  * Settings → Notifications: the spec's two switches (what reaches the user at all), then how (email; push on this
