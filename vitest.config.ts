@@ -20,6 +20,8 @@ export default defineConfig({
           // scripts/: the local stack's own tests (a hard stop of `npm start`).
           include: ['server/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['tests/support/server-global-setup.ts'],
+          setupFiles: ['tests/support/server-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // One PGlite per file. Files run three at a time (--maxWorkers=3 in package.json: vitest's own default

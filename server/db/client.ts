@@ -59,23 +59,34 @@ export async function openDatabase(opts: { url?: string; pgliteDir?: string; tim
   return opts.url ? openPostgres(opts.url, { ...DEFAULT_TIMEOUTS, ...opts.timeouts }) : openPglite(opts.pgliteDir, opts.pgliteFsync ?? true);
 }
 
-/** A database migrated once in this process, as PGlite saves a data directory: what an in-memory database starts from. */
+/** What an in-memory database starts from: a database migrated once, as PGlite saves a data directory. */
 let migratedImage: Promise<Blob> | undefined;
 
+/** A fresh PGlite with every migration run, saved as a data directory image. */
+export async function migratedPgliteImage(): Promise<Blob> {
+  const first = new PGlite();
+  await first.waitReady;
+  await migratePglite(drizzlePglite(first) as never, { migrationsFolder });
+  const image = await first.dumpDataDir('none');
+  await first.close();
+  return image;
+}
+
 /**
- * An in-memory database (tests, benches) starts as a copy of one migrated earlier in this process: running every
- * migration costs about 1.4 s of computing, loading the copy about 0.3 s. The migrations still run on the copy
- * (applied already, they change nothing), so the result is the same as a fresh database's.
+ * In-memory databases start from this image instead of migrating one of their own: the server tests make it once per
+ * run (tests/support/server-global-setup.ts), as every test file would otherwise pay for it again.
+ */
+export function startMemoryDatabasesFrom(image: Blob): void {
+  migratedImage = Promise.resolve(image);
+}
+
+/**
+ * An in-memory database (tests, benches) starts as a copy of a migrated one: running every migration costs about
+ * 1.4 s of computing, loading the copy about 0.3 s. The migrations still run on the copy (applied already, they change
+ * nothing, or apply what the image lacks), so the result is the same as a fresh database's.
  */
 async function newMemoryPglite(): Promise<PGlite> {
-  migratedImage ??= (async () => {
-    const first = new PGlite();
-    await first.waitReady;
-    await migratePglite(drizzlePglite(first) as never, { migrationsFolder });
-    const image = await first.dumpDataDir('none');
-    await first.close();
-    return image;
-  })().catch((err: unknown) => {
+  migratedImage ??= migratedPgliteImage().catch((err: unknown) => {
     migratedImage = undefined;
     throw err;
   });
