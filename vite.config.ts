@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { entryRetryScript } from './server/platform/first-paint.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -19,6 +20,15 @@ export const chakraThemeAlias = { find: /^@chakra-theme\//, replacement: fileURL
  * The build's stylesheet (only the font faces: Chakra styles at run time) goes into index.html as a <style>: as a
  * <link> it held the first paint until it arrived, a round trip on a slow connection (issue 14).
  */
+/** The entry's watchdog (server/platform/first-paint.ts): a classic script, so it runs before the module scripts could fail. */
+function entryRetry(): Plugin {
+  return {
+    name: 'portal:entry-retry',
+    apply: 'build',
+    transformIndexHtml: () => [{ tag: 'script', children: entryRetryScript, injectTo: 'head' }],
+  };
+}
+
 function inlineStylesheets(): Plugin {
   return {
     name: 'portal:inline-stylesheets',
@@ -133,6 +143,7 @@ export default defineConfig({
     tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes', generatedRouteTree: 'src/route-tree.gen.ts' }),
     react(),
     inlineStylesheets(),
+    entryRetry(),
     retryingPreloadHelper(),
     precompressAssets(),
     VitePWA({

@@ -52,7 +52,7 @@ import { toolRoutes } from './routes/tools.ts';
 import { trackingRoutes } from './routes/tracking.ts';
 import { unsubscribeRoutes } from './routes/unsubscribe.ts';
 import { userRoutes } from './routes/user.ts';
-import { bootScriptHash, readFirstPaints, withFirstPaint } from './platform/first-paint.ts';
+import { bootScriptHash, entryRetryScriptHash, readFirstPaints, withFirstPaint } from './platform/first-paint.ts';
 
 /**
  * Builds the whole app without listening (fastify/demo's app/listen split): main.ts listens, tests
@@ -162,8 +162,9 @@ function cspDirectives(config: Config) {
   const emulator = config.FIREBASE_AUTH_EMULATOR_HOST ? [`http://${config.FIREBASE_AUTH_EMULATOR_HOST}`] : [];
   return {
     defaultSrc: ["'self'"],
-    // The one inline script: the boot script of a page with a static first paint (server/platform/first-paint.ts).
-    scriptSrc: ["'self'", bootScriptHash],
+    // The two inline scripts (server/platform/first-paint.ts): the entry's watchdog, and the boot script of a page with a
+    // static first paint.
+    scriptSrc: ["'self'", entryRetryScriptHash, bootScriptHash],
     // Chakra (emotion) injects its styles at run time.
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:', 'blob:'],

@@ -45,6 +45,28 @@ export const bootScript =
 /** The CSP source that allows `bootScript` (and only it) among inline scripts. */
 export const bootScriptHash = `'sha256-${createHash('sha256').update(bootScript).digest('base64')}'`;
 
+/**
+ * The entry's watchdog, inlined in index.html before the app's scripts (vite.config.ts): when a module the entry imports
+ * statically does not arrive (a dropped connection, an aborted fetch), the browser remembers the failure for the life of
+ * the page and the app never starts, leaving the splash for ever. The failed fetch fires `error` at the entry's script
+ * element (never for an error thrown while the code runs), and the page is then loaded again: while online or under a
+ * service worker (which serves the build offline) after a wait that doubles from half a second to 30 s with each
+ * failure in a row, so a failing server is not hammered; otherwise when the connection is back. It says so meanwhile.
+ * A module script that arrives (`load`) resets the count. Both listen on the document in the capture phase: a `load`
+ * event never reaches the window.
+ */
+export const entryRetryScript =
+  '(()=>{const k="portal:entry-retries",m=(e)=>e.target instanceof HTMLScriptElement&&e.target.type==="module";' +
+  'document.addEventListener("load",(e)=>{if(m(e))sessionStorage.removeItem(k)},true);' +
+  'document.addEventListener("error",(e)=>{if(!m(e))return;' +
+  'const n=Number(sessionStorage.getItem(k)||0),again=()=>{sessionStorage.setItem(k,String(n+1));location.reload()};' +
+  'const h=document.querySelector("[data-first-paint] .fp-alert")||document.querySelector("#root .splash");' +
+  'if(h&&!h.querySelector("[data-entry-retry]")){const p=document.createElement("span");p.dataset.entryRetry="";p.style.color="#c2410c";p.textContent="Connection lost \\u2014 we will try again";h.append(p)}' +
+  'if(navigator.onLine||navigator.serviceWorker?.controller)setTimeout(again,Math.min(3e4,500*2**n));else addEventListener("online",again,{once:true})},true)})()';
+
+/** The CSP source that allows `entryRetryScript` among inline scripts. */
+export const entryRetryScriptHash = `'sha256-${createHash('sha256').update(entryRetryScript).digest('base64')}'`;
+
 /** The app's scripts as the build writes them into index.html: the entry and the chunks it preloads. */
 const entryScript = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
 const preloadLinks = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;

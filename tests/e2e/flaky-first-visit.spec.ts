@@ -129,3 +129,26 @@ test("a signed-in screen's code lost on the way: the shell stays, says so, and t
   expect(uncaught).toEqual([]);
   await context.close();
 });
+
+test("a module the app's entry imports lost on the way: the splash says so, then the page loads again by itself", async ({ browser }) => {
+  // The router chunk is a static import of the entry: once it fails, the browser keeps the failure for the page's life.
+  const { context, page, uncaught, heldUrls, dropConnection } = await firstVisit(browser, ['*/assets/router-*.js*'], { blockServiceWorker: true });
+  // The page's load event waits for the held module: only its start is awaited.
+  await page.goto('/', { waitUntil: 'commit' });
+  await expect.poll(() => heldUrls.size).toBeGreaterThan(0);
+  await dropConnection();
+  // Under the splash's name, inside its Loading status.
+  await expect(page.getByRole('status', { name: 'Loading' }).getByText(CONNECTION_LOST)).toBeVisible();
+  await shot(page, 'flaky-first-visit-entry-1280');
+  // The outage itself (the scenario's 2 s offline), not a wait for something: nothing to observe ends it.
+  await page.waitForTimeout(OUTAGE_MS);
+  await context.setOffline(false);
+  // The page loads again once the connection is back, and the app takes over from the splash: signed out, it shows
+  // its own sign-in screen.
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('status', { name: 'Loading' })).toHaveCount(0);
+  await expect(page.getByText(CONNECTION_LOST)).toHaveCount(0);
+  expect(await page.evaluate(() => sessionStorage.getItem('portal:entry-retries'))).toBeNull();
+  expect(uncaught).toEqual([]);
+  await context.close();
+});
