@@ -113,6 +113,9 @@ async function fillForm(page: Page, t: ToolDefinition, stamp: string): Promise<R
 }
 
 test.describe('ordering', () => {
+  // Each order counts what it adds, so the five may run on either worker's stack; the file being the last of the
+  // run, they would otherwise keep one worker busy while the other waits.
+  test.describe.configure({ mode: 'parallel' });
   for (const t of tools) {
     test(`orders ${t.header} and sees it Pending in the tool table and on the dashboard`, async ({ page }) => {
       test.setTimeout(90_000);
