@@ -2,15 +2,15 @@ import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SyncPage } from '../../domain/sync.ts';
 import { productRequests } from '../db/schema.ts';
-import { bootScriptHash } from '../platform/first-paint.ts';
+import { bootScriptHash, entryRetryScriptHash } from '../platform/first-paint.ts';
 import { backends, createTestApp, type TestApp, type TestUser } from '../test-helper.ts';
 
 /** What helmet sets with the app's options (server/app.ts), header by header. */
 function expectSecurityHeaders(headers: Record<string, unknown>, what: string) {
   const csp = String(headers['content-security-policy']);
   expect(csp, what).toContain("default-src 'self'");
-  // Inline scripts: only the first paint's boot script, by its hash; never 'unsafe-inline'.
-  expect(csp, what).toContain(`script-src 'self' ${bootScriptHash};`);
+  // Inline scripts: only the entry's watchdog and the first paint's boot script, by their hashes; never 'unsafe-inline'.
+  expect(csp, what).toContain(`script-src 'self' ${entryRetryScriptHash} ${bootScriptHash};`);
   expect(csp, what).toContain("frame-ancestors 'none'");
   expect(csp, what).toContain("object-src 'none'");
   expect(headers['x-content-type-options'], what).toBe('nosniff');
