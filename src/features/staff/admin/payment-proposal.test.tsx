@@ -63,8 +63,8 @@ describe('PendingProposal', () => {
 
   it('shows the proposer old and new, Withdraw only, and with one admin says plainly that the change waits', () => {
     show('alice', 1);
-    expect(screen.getByTestId('proposal-accountNumber').textContent).toContain('GB33 BUKB 2020 1555 5555 55 → GB94 BARC 1020 1530 0934 59');
-    expect(screen.getByTestId('proposal-bic').textContent).not.toContain('→');
+    expect(screen.getByTestId('proposal-accountNumber').textContent).toBe('IBAN / account number (changes)Now: GB33 BUKB 2020 1555 5555 55New: GB94 BARC 1020 1530 0934 59');
+    expect(screen.getByTestId('proposal-bic').textContent).toBe('BIC / SWIFT (unchanged)BUKBGB22');
     expect(screen.getByTestId('single-admin').textContent).toBe('Only one admin: a second admin must approve this change before clients see it. Add an admin in Team.');
     expect(screen.getByRole('link', { name: 'Add an admin in Team.' }).getAttribute('href')).toBe('/staff/team');
     expect(screen.getByRole('button', { name: 'Withdraw' })).toBeTruthy();

@@ -79,21 +79,26 @@ export function PendingProposal({
               <Box key={field} data-testid={`proposal-${field}`}>
                 <Text as="dt" fontWeight="semibold" fontSize="sm">
                   {LABELS[field]}
-                  {changed ? ' (changes)' : ''}
+                  {changed ? ' (changes)' : ' (unchanged)'}
                 </Text>
                 <Box as="dd" ms="0" fontFamily={field === 'accountNumber' || field === 'bic' ? 'mono' : undefined} overflowWrap="anywhere">
                   {changed ? (
                     <>
-                      <Text as="span" textDecoration="line-through" color="fg.muted">
-                        {now || '(empty)'}
+                      <Text>
+                        Now:{' '}
+                        <Text as="s" color="fg.muted">
+                          {now || '(empty)'}
+                        </Text>
                       </Text>
-                      {' → '}
-                      <Text as="span" fontWeight="semibold">
-                        {next || '(empty)'}
+                      <Text>
+                        New:{' '}
+                        <Text as="strong" fontWeight="bold">
+                          {next || '(empty)'}
+                        </Text>
                       </Text>
                     </>
                   ) : (
-                    <Text as="span">{now || '(empty)'}</Text>
+                    <Text>{now || '(empty)'}</Text>
                   )}
                 </Box>
               </Box>
