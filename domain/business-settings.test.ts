@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BusinessSettingsBody, checkMessage, extractContacts, findRedFlags, isOfficialHost, isOfficialPhone, type OfficialChannels } from './business-settings.ts';
+import { BusinessSettingsBody, PAYMENT_CHANGE_WARNING_DAYS, checkMessage, recentPaymentChange, samePaymentDetails, extractContacts, findRedFlags, isOfficialHost, isOfficialPhone, type OfficialChannels } from './business-settings.ts';
 
 const channels: OfficialChannels = {
   officialEmails: ['help@support-desk.net'],
@@ -122,5 +122,23 @@ describe('BusinessSettingsBody', () => {
     expect(BusinessSettingsBody.safeParse({ ...valid, officialPhones: ['call me'] }).success).toBe(false);
     expect(BusinessSettingsBody.safeParse({ ...valid, officialEmails: Array.from({ length: 11 }, (_, i) => `a${i}@x.com`) }).success).toBe(false);
     expect(BusinessSettingsBody.safeParse({ ...valid, extra: 1 }).success).toBe(false);
+  });
+});
+
+describe('payment details four eyes', () => {
+  const day = 24 * 3600 * 1000;
+  const now = Date.parse('2026-11-28T12:00:00Z');
+  it('warns clients for 14 days after an approved change, never before one', () => {
+    expect(recentPaymentChange(null, now)).toBeNull();
+    expect(recentPaymentChange({ paymentDetailsChangedAt: null }, now)).toBeNull();
+    const recent = new Date(now - 13 * day).toISOString();
+    expect(recentPaymentChange({ paymentDetailsChangedAt: recent }, now)).toBe(recent);
+    expect(recentPaymentChange({ paymentDetailsChangedAt: new Date(now - PAYMENT_CHANGE_WARNING_DAYS * day).toISOString() }, now)).toBeNull();
+    expect(recentPaymentChange({ paymentDetailsChangedAt: new Date(now + 60_000).toISOString() }, now)).not.toBeNull();
+  });
+  it('compares only where clients pay: holder, bank, account number and BIC', () => {
+    const a = { accountHolder: 'A Ltd', bankName: 'Bank', accountNumber: 'GB1', bic: '' };
+    expect(samePaymentDetails(a, { ...a })).toBe(true);
+    for (const field of ['accountHolder', 'bankName', 'accountNumber', 'bic'] as const) expect(samePaymentDetails(a, { ...a, [field]: 'other' })).toBe(false);
   });
 });

@@ -79,6 +79,8 @@ export const BusinessSettings = z.object({
   officialPhones: z.array(z.string()),
   version: z.number().int(),
   updatedAt: z.string(),
+  /** When a second admin last approved a change of the payment details (ISO); null if never. Clients are warned for 14 days. */
+  paymentDetailsChangedAt: z.string().nullable(),
 });
 export type BusinessSettings = z.infer<typeof BusinessSettings>;
 
@@ -328,3 +330,72 @@ export function checkMessage(text: string, channels: OfficialChannels): CheckRes
     redFlags,
   };
 }
+
+// ---- Payment details: four eyes (docs/decisions/033-payment-details-four-eyes.md) ----
+
+/** The fields that say where clients pay: a change to any of them is a proposal a second admin approves. */
+export const PAYMENT_FIELDS = ['accountHolder', 'bankName', 'accountNumber', 'bic'] as const;
+export type PaymentField = (typeof PAYMENT_FIELDS)[number];
+
+export const PaymentDetails = z.object({ accountHolder: z.string(), bankName: z.string(), accountNumber: z.string(), bic: z.string() });
+export type PaymentDetails = z.infer<typeof PaymentDetails>;
+
+export function paymentDetailsOf(from: PaymentDetails): PaymentDetails {
+  return { accountHolder: from.accountHolder, bankName: from.bankName, accountNumber: from.accountNumber, bic: from.bic };
+}
+
+export function samePaymentDetails(a: PaymentDetails, b: PaymentDetails): boolean {
+  return PAYMENT_FIELDS.every((field) => a[field] === b[field]);
+}
+
+/** How long clients are warned after an approved change of the payment details. */
+export const PAYMENT_CHANGE_WARNING_DAYS = 14;
+
+/** The warning on How to pay and Stay safe; `date` as the app formats dates (DD/MM/YYYY). */
+export const paymentDetailsChangedText = (date: string) => `Payment details changed on ${date} — check with us before paying`;
+
+/**
+ * When clients are to be warned: the approval time of the last change of the payment details, while it is less
+ * than PAYMENT_CHANGE_WARNING_DAYS old; null otherwise (never changed, or long ago). A time in the future (a device
+ * clock behind the server's) counts as recent.
+ */
+export function recentPaymentChange(settings: Pick<BusinessSettings, 'paymentDetailsChangedAt'> | null | undefined, now: number): string | null {
+  const at = settings?.paymentDetailsChangedAt;
+  if (!at) return null;
+  const time = Date.parse(at);
+  if (Number.isNaN(time)) return null;
+  return now - time < PAYMENT_CHANGE_WARNING_DAYS * 24 * 3600 * 1000 ? at : null;
+}
+
+export const ProposalStatus = z.enum(['pending', 'approved', 'rejected', 'withdrawn', 'replaced']);
+export type ProposalStatus = z.infer<typeof ProposalStatus>;
+
+const Admin = z.object({ uid: z.string(), email: z.string() });
+
+/** A proposed change of the payment details, as admins see it (never in a client answer or feed). */
+export const PaymentDetailsProposal = z.object({
+  id: z.string(),
+  status: ProposalStatus,
+  proposedBy: Admin,
+  proposedAt: z.string(),
+  /** The payment details when it was proposed. */
+  before: PaymentDetails,
+  after: PaymentDetails,
+  decidedBy: Admin.nullable(),
+  decidedAt: z.string().nullable(),
+});
+export type PaymentDetailsProposal = z.infer<typeof PaymentDetailsProposal>;
+
+/**
+ * The answer of every business-settings write (PUT and a proposal's approve, reject, withdraw): the settings as
+ * clients get them, and the proposal the write made or decided (null when the save changed no payment detail).
+ */
+export const BusinessSettingsWrite = z.object({ settings: BusinessSettings, proposal: PaymentDetailsProposal.nullable() });
+export type BusinessSettingsWrite = z.infer<typeof BusinessSettingsWrite>;
+
+/** GET /api/staff/business-settings/proposal (admins): the pending proposal, if any, and how many admins there are. */
+export const PaymentDetailsReview = z.object({ proposal: PaymentDetailsProposal.nullable(), admins: z.number().int() });
+export type PaymentDetailsReview = z.infer<typeof PaymentDetailsReview>;
+
+export const SINGLE_ADMIN_TEXT = 'Only one admin: a second admin must approve this change before clients see it. Add an admin in Team.';
+export const PROPOSAL_SAVED_TEXT = 'The new payment details wait for a second admin’s approval. Clients keep seeing the current ones until then.';

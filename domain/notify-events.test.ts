@@ -32,12 +32,15 @@ describe('delivery events', () => {
     expect(eventDefinition(kind)!.url({})).toMatch(/^\/[a-z-]*/);
   });
 
-  it('client events are clients’, staff events staff’s, and every staff event has its own switch', () => {
+  it('client events are clients’, staff events staff’s, and every staff event has its own switch unless essential', () => {
     for (const kind of DELIVERY_EVENT_KINDS) {
       const event = eventDefinition(kind)!;
-      if (event.audience === 'staff') expect(event.staffSwitch).toBeTruthy();
-      else expect(event.category).not.toBe('staff');
+      if (event.audience === 'staff' && event.category !== 'essential') expect(event.staffSwitch).toBeTruthy();
+      else if (event.audience !== 'staff') expect(event.category).not.toBe('staff');
     }
+    // Admins hear of a proposed change of the payment details whatever they chose.
+    expect(deliveryEvents.paymentDetailsProposed).toMatchObject({ audience: 'staff', category: 'essential' });
+    expect(deliveryEvents.paymentDetailsDecided.line({ approved: false })).toMatch(/rejected/);
     expect(deliveryEvents.payment.category).toBe('essential');
     expect(deliveryEvents.priced.url(facts)).toBe(`/tool/bank-dispute?request=${facts.requestId}`);
     expect(deliveryEvents.reply.url(facts)).toBe(`/contact-requests?thread=${facts.threadId}`);

@@ -27,8 +27,10 @@ export interface EventFacts {
   clientName?: string;
   /** The refund request it is about. */
   refundId?: string;
-  /** A refund's outcome. */
+  /** A refund's outcome; a payment details proposal's too. */
   approved?: boolean;
+  /** The payment details proposal it is about (admins' events). */
+  proposalId?: string;
   /** The final report can be downloaded (paid in full). */
   downloadable?: boolean;
 }
@@ -36,7 +38,8 @@ export interface EventFacts {
 type Audience = 'client' | 'staff';
 /**
  * general: the "General Updates" switch; personal: "Personal Updates"; essential: payments, which reach the client
- * whatever they chose (and are rare); staff: the staff switch named by `staffSwitch`.
+ * whatever they chose (and are rare), and the payment details' proposals, which reach every admin whatever they
+ * chose; staff: the staff switch named by `staffSwitch`.
  */
 export type DeliveryCategory = 'general' | 'personal' | 'essential' | 'staff';
 
@@ -169,6 +172,25 @@ export const deliveryEvents = {
     neutral: () => 'A new refund request',
     line: () => `A new refund request`,
     detail: (f) => `${f.clientName ?? 'A client'} asked for a refund${ofRequest(f)}.`,
+  },
+  // ---- admins: the payment details clients pay into (docs/decisions/033-payment-details-four-eyes.md) ----
+  // Essential: an admin cannot turn off hearing that someone (perhaps a thief in a colleague's account, or in
+  // their own) asked to change where clients pay.
+  paymentDetailsProposed: {
+    audience: 'staff',
+    category: 'essential',
+    url: () => '/staff/business-settings',
+    neutral: () => 'A change of the payment details awaits approval',
+    line: () => `A change of the payment details awaits a second admin`,
+    detail: () => 'An admin proposed new payment details for clients. Check with them in person or by phone, then approve or reject it in Business settings.',
+  },
+  paymentDetailsDecided: {
+    audience: 'staff',
+    category: 'essential',
+    url: () => '/staff/business-settings',
+    neutral: () => 'Your change of the payment details was decided',
+    line: (f) => (f.approved ? 'Your change of the payment details was approved' : 'Your change of the payment details was rejected'),
+    detail: (f) => (f.approved ? 'A second admin approved your new payment details: clients see them now.' : 'A second admin rejected your new payment details: clients keep the current ones.'),
   },
 } satisfies Record<string, EventDefinition>;
 

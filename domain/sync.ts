@@ -86,7 +86,13 @@ export const syncedTables = {
   /** The user's notification read marker (one row), when it moved. */
   notificationReads: syncedTable({ row: NotificationRead, indexes: 'userId', addedLater: true }),
   /** The business's settings (one row, the same for every user), when they changed. */
-  businessSettings: syncedTable({ row: BusinessSettings, indexes: 'id', addedLater: true }),
+  businessSettings: syncedTable({
+    row: BusinessSettings,
+    // A server from before the four-eyes payment details sends no approval time: read as "never changed".
+    clientRow: BusinessSettings.extend({ paymentDetailsChangedAt: z.string().nullable().default(null) }),
+    indexes: 'id',
+    addedLater: true,
+  }),
   /** The user's notification choices (one row), when they changed. */
   notificationPreferences: syncedTable({ row: NotificationPreferences, indexes: 'userId', addedLater: true }),
 };

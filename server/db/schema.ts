@@ -330,9 +330,44 @@ export const businessSettings = pgTable(
     /** Bumped by every admin write: a write made from an older version is 409. */
     version: integer('version').notNull().default(1),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    /** When a second admin last approved new payment details; clients are warned for 14 days after. */
+    paymentDetailsChangedAt: timestamp('payment_details_changed_at', { withTimezone: true, mode: 'string' }),
     seq: seq(),
   },
   (t) => [check('business_settings_one_row', sql`${t.id} = 'business'`)],
+);
+
+/**
+ * Proposed changes of the payment details (docs/decisions/033-payment-details-four-eyes.md): an admin's save that
+ * changes where clients pay writes one here, and only a second admin's approval copies it into business_settings.
+ * Never synced to anyone: not in any feed, no seq. At most one is pending (a partial unique index), so two
+ * proposals never race for approval. A proposal never changes its values: an edit is a new row that replaces it.
+ */
+export const paymentDetailsProposals = pgTable(
+  'payment_details_proposals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    status: text('status').notNull().default('pending'),
+    proposedByUid: text('proposed_by_uid').notNull(),
+    proposedByEmail: text('proposed_by_email').notNull(),
+    proposedAt: timestamp('proposed_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    /** The payment details when it was proposed. */
+    before: jsonb('before').$type<{ accountHolder: string; bankName: string; accountNumber: string; bic: string }>().notNull(),
+    accountHolder: text('account_holder').notNull(),
+    bankName: text('bank_name').notNull(),
+    accountNumber: text('account_number').notNull(),
+    bic: text('bic').notNull().default(''),
+    decidedByUid: text('decided_by_uid'),
+    decidedByEmail: text('decided_by_email'),
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'string' }),
+  },
+  (t) => [
+    check('payment_details_proposals_status', sql`${t.status} IN ('pending', 'approved', 'rejected', 'withdrawn', 'replaced')`),
+    // Nobody approves their own: the database refuses it too, whatever the code above it does.
+    check('payment_details_proposals_four_eyes', sql`${t.status} <> 'approved' OR (${t.decidedByUid} IS NOT NULL AND ${t.decidedByUid} <> ${t.proposedByUid})`),
+    uniqueIndex('payment_details_proposals_one_pending').on(t.status).where(sql`status = 'pending'`),
+    index('payment_details_proposals_proposed_at').on(t.proposedAt),
+  ],
 );
 
 export const contactRequests = pgTable(

@@ -79,28 +79,31 @@ describe.each(backends())('business settings (%s)', (backend) => {
     const saved = await put(admin, { ...fields, version: null }, 'settings-1');
     expect(saved.statusCode, saved.body).toBe(200);
     await poked;
-    const first = saved.json().data;
-    expect(first).toMatchObject({ id: 'business', version: 1, accountHolder: 'Test Recovery Ltd', officialEmails: ['support@portal.example'] });
+    const first = saved.json().data.settings;
+    expect(first).toMatchObject({ id: 'business', version: 1, accountHolder: 'Test Recovery Ltd', officialEmails: ['support@portal.example'], paymentDetailsChangedAt: null });
+    // The first settings are saved as they are: no client was ever told where to pay.
+    expect(saved.json().data.proposal).toBeNull();
 
     // The same key again: the stored answer, not a second write.
     const replay = await put(admin, { ...fields, version: null }, 'settings-1');
     expect(replay.statusCode).toBe(200);
-    expect(replay.json().data.version).toBe(1);
+    expect(replay.json().data.settings.version).toBe(1);
 
     // Every user's feed carries the row once it moved above their cursor: a client and the staff member alike.
     expect((await feed(client, before.cursor)).businessSettings).toEqual([first]);
     expect((await feed(staff)).businessSettings).toEqual([first]);
     expect((await get(staff)).json().data).toEqual(first);
 
-    const second = await put(admin, { ...fields, bankName: 'Other Bank', version: 1 });
+    // Not the payment details (a change of those waits for a second admin: payment-details.test.ts).
+    const second = await put(admin, { ...fields, paymentNote: 'Other note', version: 1 });
     expect(second.statusCode, second.body).toBe(200);
-    expect(second.json().data).toMatchObject({ version: 2, bankName: 'Other Bank' });
+    expect(second.json().data.settings).toMatchObject({ version: 2, paymentNote: 'Other note' });
 
     // An edit made from version 1 now is stale: 409 with the current row.
-    const stale = await put(admin, { ...fields, bankName: 'Late Bank', version: 1 });
+    const stale = await put(admin, { ...fields, paymentNote: 'Late note', version: 1 });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().error).toMatchObject({ code: 'VERSION_CONFLICT' });
-    expect(stale.json().error.details.current).toMatchObject({ version: 2, bankName: 'Other Bank' });
+    expect(stale.json().error.details.current).toMatchObject({ version: 2, paymentNote: 'Other note' });
     // A first-save form (version null) after someone saved is stale too.
     expect((await put(admin, { ...fields, version: null })).statusCode).toBe(409);
 
@@ -110,11 +113,11 @@ describe.each(backends())('business settings (%s)', (backend) => {
       ['business-settings', admin.uid],
     ]);
     expect(audit[0].before).toBeNull();
-    expect(audit[1].before).toMatchObject({ bankName: 'Example Bank' });
-    expect(audit[1].after).toMatchObject({ bankName: 'Other Bank' });
+    expect(audit[1].before).toMatchObject({ paymentNote: 'Quote the reference.' });
+    expect(audit[1].after).toMatchObject({ paymentNote: 'Other note' });
 
     const latest = await feed(client, (await feed(client, before.cursor)).cursor);
     expect(latest.businessSettings).toEqual([]);
-    expect((await feed(client)).businessSettings).toEqual([expect.objectContaining({ version: 2, bankName: 'Other Bank' })]);
+    expect((await feed(client)).businessSettings).toEqual([expect.objectContaining({ version: 2, paymentNote: 'Other note' })]);
   });
 });

@@ -10,7 +10,7 @@ import type { DeliveryEvent } from '../notify/record.ts';
 
 /**
  * What every staff write shares (the services request-lifecycle, payments, staff-users, support-threads,
- * refund-decisions, staff-notes, tracking-links, business-settings, notifications, admin-users): who acts,
+ * refund-decisions, staff-notes, tracking-links, business-settings, payment-details, notifications, admin-users): who acts,
  * the row lock, the 400 a rule refuses with, the client's notification, and staffWrite, the one sequence
  * each of them runs.
  */
@@ -63,10 +63,10 @@ export interface StaffChange<Done> {
 }
 
 /**
- * Who is poked once the write commits: a client (their streams and the staff streams), the staff streams
- * only, or every stream (a row every user's feed carries).
+ * Who is poked once the write commits: a client (their streams and the staff streams), some users (each as a
+ * client), the staff streams only, or every stream (a row every user's feed carries).
  */
-export type PokeTarget = { client: string } | 'staff' | 'everyone';
+export type PokeTarget = { client: string } | { users: string[] } | 'staff' | 'everyone';
 
 export interface StaffWriteSteps<Locked, Done, Answer> {
   /** Locks the row(s) the write changes, until the transaction ends. */
@@ -108,6 +108,8 @@ export async function staffWrite<Locked, Done, Answer>(
   steps.afterCommit?.(written.done);
   const target = steps.poke(written.done);
   if (target === 'staff') await app.events.pokeStaff();
-  else await app.events.poke(target === 'everyone' ? null : target.client);
+  else if (target === 'everyone') await app.events.poke(null);
+  else if ('users' in target) for (const uid of target.users) await app.events.poke(uid);
+  else await app.events.poke(target.client);
   return written;
 }

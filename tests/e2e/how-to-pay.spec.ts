@@ -115,6 +115,6 @@ test('the admin edits the payment details and a client’s open panel shows the 
 
   // Put the seeded settings back for the other specs.
   const now = await dataOf<{ version: number }>(await request.get('/api/staff/business-settings', { headers: bearer(adminToken) }));
-  const { id: _id, updatedAt: _updatedAt, ...fields } = seeded;
+  const { id: _id, updatedAt: _updatedAt, paymentDetailsChangedAt: _changedAt, ...fields } = seeded;
   await dataOf(await request.put('/api/staff/business-settings', { headers: bearer(adminToken), data: { ...fields, version: now.version } }));
 });

@@ -11,6 +11,7 @@ import { useBusinessSettings } from '../../../lib/business-settings.ts';
 import type { LocalRequest } from '../../../lib/db.ts';
 import { useReplica } from '../../../lib/replica.ts';
 import { ContactSupportLink } from '../shared/contact-support-link.tsx';
+import { PaymentChangeNotice } from '../shared/payment-change-notice.tsx';
 import { SafetyNotice } from '../shared/safety-notice.tsx';
 import { downloadProForma, needsPayment, paymentLines } from './how-to-pay.ts';
 
@@ -63,6 +64,7 @@ function HowToPayPanel({ request }: { request: LocalRequest }) {
         <Heading as="h3" id="pay-by-transfer" fontSize="md" mb="3">
           Pay by bank transfer
         </Heading>
+        <PaymentChangeNotice settings={settings} mb="3" />
         {settings === undefined ? null : settings === null ? <NotConfigured /> : <PaymentDetails settings={settings} request={request} />}
       </Box>
       <SafetyNotice />

@@ -24,6 +24,7 @@ const settings: BusinessSettings = {
   officialPhones: [],
   version: 1,
   updatedAt: '2026-11-01T10:00:00.000Z',
+  paymentDetailsChangedAt: null,
 };
 
 describe('needsPayment', () => {
@@ -90,5 +91,18 @@ describe('HowToPayDialog', () => {
     expect(onClose).not.toHaveBeenCalled();
     await db.requests.put({ ...awaiting, paid: 450, leftToPay: 0 });
     await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it('warns that the payment details changed, with the day, while the change is recent, and not otherwise', async () => {
+    await db.businessSettings.put(settings);
+    show(<HowToPayDialog request={awaiting} onClose={() => undefined} />);
+    await screen.findByTestId('payment-details');
+    expect(screen.queryByTestId('payment-details-changed')).toBeNull();
+    const changedAt = new Date(Date.now() - 3 * 24 * 3600 * 1000);
+    await db.businessSettings.put({ ...settings, paymentDetailsChangedAt: changedAt.toISOString() });
+    const day = `${String(changedAt.getDate()).padStart(2, '0')}/${String(changedAt.getMonth() + 1).padStart(2, '0')}/${changedAt.getFullYear()}`;
+    expect((await screen.findByTestId('payment-details-changed')).textContent).toBe(`Payment details changed on ${day} — check with us before paying`);
+    await db.businessSettings.put({ ...settings, paymentDetailsChangedAt: new Date(Date.now() - 15 * 24 * 3600 * 1000).toISOString() });
+    await waitFor(() => expect(screen.queryByTestId('payment-details-changed')).toBeNull());
   });
 });

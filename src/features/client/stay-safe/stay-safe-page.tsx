@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { BusinessSettings } from '../../../../domain/business-settings.ts';
 import { useBusinessSettings } from '../../../lib/business-settings.ts';
 import { ContactSupportLink } from '../shared/contact-support-link.tsx';
+import { PaymentChangeNotice } from '../shared/payment-change-notice.tsx';
 import { safetyRules } from '../shared/safety-notice.tsx';
 import { ReallyUsCheck } from './really-us-check.tsx';
 
@@ -23,6 +24,7 @@ export function StaySafePage() {
       </Card.Header>
       <Card.Body pt="2">
         <Stack gap="6">
+          <PaymentChangeNotice settings={settings} />
           <Section title="How we contact you and take payments">
             <List.Root ps="5" gap="2">
               {safetyRules.map((rule) => (

@@ -1,10 +1,14 @@
 import { Alert, Button, Field, HStack, Input, Stack, Text, Textarea } from '@chakra-ui/react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { BusinessSettings, BusinessSettingsFields } from '../../../../domain/business-settings.ts';
+import { type BusinessSettings, BusinessSettingsFields, BusinessSettingsWrite, PROPOSAL_SAVED_TEXT, PaymentDetailsReview, paymentDetailsOf, samePaymentDetails } from '../../../../domain/business-settings.ts';
 import { apiRequest, readData } from '../../../lib/api.ts';
 import { useBusinessSettings } from '../../../lib/business-settings.ts';
 import { useReplica } from '../../../lib/replica.ts';
+import { useLiveQuery } from '../../../lib/use-live-query.ts';
+import { QueryNotice } from '../shared/query-view.tsx';
+import { useStaffQuery } from '../shared/use-staff-query.ts';
 import { AdminPanel, useAdminSubmit } from './admin-shared.tsx';
+import { PendingProposal } from './payment-proposal.tsx';
 
 type TextField = 'accountHolder' | 'bankName' | 'accountNumber' | 'bic' | 'paymentNote';
 type ListField = 'officialEmails' | 'officialDomains' | 'officialPhones';
@@ -51,26 +55,48 @@ const lines = (value: string) =>
  */
 export function BusinessSettingsPage() {
   const settings = useBusinessSettings();
+  const db = useReplica();
+  // Read online, as admin pages are: a proposal is never kept on a device. Asked again when this admin's
+  // notifications move (another admin proposed or decided: each admin is notified) and when the settings do.
+  const review = useStaffQuery('/staff/business-settings/proposal', PaymentDetailsReview);
+  const notified = useLiveQuery(() => db.notifications.count(), [db]);
+  const { reload } = review;
+  useEffect(() => {
+    if (notified !== undefined) reload();
+  }, [notified, settings?.version, reload]);
   return (
     <AdminPanel title="Business settings">
-      {settings === undefined ? null : <BusinessSettingsForm saved={settings} />}
+      <Stack gap="5">
+        <QueryNotice query={review} />
+        {review.data?.proposal && settings && <PendingProposal proposal={review.data.proposal} admins={review.data.admins} current={settings} myUid={db.uid} onDecided={reload} />}
+        {settings === undefined ? null : <BusinessSettingsForm saved={settings} onSaved={reload} />}
+      </Stack>
     </AdminPanel>
   );
 }
 
-function BusinessSettingsForm({ saved }: { saved: BusinessSettings | null }) {
+function BusinessSettingsForm({ saved, onSaved }: { saved: BusinessSettings | null; onSaved(): void }) {
   const db = useReplica();
   const [form, setForm] = useState<Form>(() => formOf(saved));
-  const [base, setBase] = useState<number | null>(saved?.version ?? null);
+  const [base, setBase] = useState<BusinessSettings | null>(saved);
   const [errors, setErrors] = useState<Partial<Record<keyof Form, string>>>({});
   const { sending, submit } = useAdminSubmit();
   const key = useRef<string | null>(null);
-  const changedElsewhere = (saved?.version ?? null) !== base;
+  const edited = JSON.stringify(form) !== JSON.stringify(formOf(base));
+  const changedElsewhere = (saved?.version ?? null) !== (base?.version ?? null);
 
   // A new submission (anything edited) gets a new key; a retry of the same one keeps it.
   useEffect(() => {
     key.current = null;
   }, [form]);
+
+  // A form nobody typed in follows the settings (an approval, another admin's save); edits are never overwritten.
+  useEffect(() => {
+    if (changedElsewhere && !edited) {
+      setForm(formOf(saved));
+      setBase(saved);
+    }
+  }, [changedElsewhere, edited, saved]);
 
   const set = (name: keyof Form) => (value: string) => {
     setForm((f) => ({ ...f, [name]: value }));
@@ -79,7 +105,7 @@ function BusinessSettingsForm({ saved }: { saved: BusinessSettings | null }) {
 
   function reload() {
     setForm(formOf(saved));
-    setBase(saved?.version ?? null);
+    setBase(saved);
     setErrors({});
   }
 
@@ -97,18 +123,23 @@ function BusinessSettingsForm({ saved }: { saved: BusinessSettings | null }) {
     }
     key.current ??= crypto.randomUUID();
     const idempotencyKey = key.current;
+    // New payment details are a proposal: the server keeps clients on the current ones until a second admin approves.
+    const proposing = !!saved && !samePaymentDetails(paymentDetailsOf(saved), paymentDetailsOf(parsed.data));
     await submit(
       async () => {
-        const res = await apiRequest('/staff/business-settings', { method: 'PUT', json: { ...parsed.data, version: base }, headers: { 'Idempotency-Key': idempotencyKey } });
-        const next = await readData(res, BusinessSettings);
-        // The answer is the row every device will pull: shown at once here.
-        await db.businessSettings.put(next);
-        setBase(next.version);
-        setForm(formOf(next));
+        const res = await apiRequest('/staff/business-settings', { method: 'PUT', json: { ...parsed.data, version: base?.version ?? null }, headers: { 'Idempotency-Key': idempotencyKey } });
+        const next = await readData(res, BusinessSettingsWrite);
+        // The settings are the row every device will pull: shown at once here. The payment fields go back to what
+        // clients see; the proposal is shown above the form until it is decided.
+        await db.businessSettings.put(next.settings);
+        setBase(next.settings);
+        setForm(formOf(next.settings));
       },
-      "Business settings saved. Each client's device gets them at its next sync.",
+      proposing ? PROPOSAL_SAVED_TEXT : "Business settings saved. Each client's device gets them at its next sync.",
       () => undefined,
     );
+    // A refusal (another admin's proposal pending) may mean the page's view of proposals is old.
+    onSaved();
   }
 
   return (
@@ -128,6 +159,9 @@ function BusinessSettingsForm({ saved }: { saved: BusinessSettings | null }) {
         )}
         <Text as="h2" fontWeight="semibold" fontSize="lg">
           Payment instructions
+        </Text>
+        <Text color="fg.muted" fontSize="sm">
+          A change of the account holder, bank, account number or BIC is a proposal: clients see it only once a second admin approves it, and are then warned for 14 days that the details changed.
         </Text>
         {textFields.map((f) => (
           <Field.Root key={f.name} required={f.required} invalid={!!errors[f.name]}>

@@ -19,6 +19,8 @@ const eventLabels: Record<string, string> = {
   newRequest: 'New request to price (staff)',
   clientMessage: 'Client message (staff)',
   refundRequested: 'Refund requested (staff)',
+  paymentDetailsProposed: 'Payment details proposed (admins)',
+  paymentDetailsDecided: 'Payment details decided (admins)',
 };
 
 export function eventLabel(kind: string): string {

@@ -15,6 +15,10 @@ const actionText: Record<AuditEntry['action'], string> = {
   refund: 'Decided a refund',
   'tracking-link': 'Changed a tracking link',
   'business-settings': 'Changed the business settings',
+  'payment-details-proposed': 'Proposed new payment details',
+  'payment-details-approved': 'Approved new payment details',
+  'payment-details-rejected': 'Rejected new payment details',
+  'payment-details-withdrawn': 'Withdrew a change of the payment details',
   'delivery-retry': 'Sent a notification again',
 };
 
