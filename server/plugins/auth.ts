@@ -149,7 +149,9 @@ async function verifyBearer(tokens: TokenChecks, header = '', fresh: boolean) {
   if (!match) throw unauthorized();
   try {
     return await tokens.check(match[1], { fresh });
-  } catch {
+  } catch (err) {
+    // A genuine token of a disabled account (the provider checked its signature first): the app says why.
+    if ((err as { code?: string }).code === 'auth/user-disabled') throw sessionEnded('account-disabled');
     throw unauthorized();
   }
 }

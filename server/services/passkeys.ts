@@ -13,7 +13,7 @@ import {
 import { PRODUCT_NAME } from '../../domain/notify-events.ts';
 import { type EnrolmentAnswer, MAX_PASSKEYS, type VerifiedAnswer, WRONG_CODE } from '../../domain/security.ts';
 import type { Db } from '../db/client.ts';
-import { passkeys, webauthnChallenges } from '../db/schema.ts';
+import { passkeys, recoveryCodes, webauthnChallenges } from '../db/schema.ts';
 import { conflict, HttpError, notFound } from '../platform/errors.ts';
 import { isoTime } from '../platform/iso-time.ts';
 import { writeAudit } from './audit.ts';
@@ -168,6 +168,8 @@ export async function removePasskey(app: FastifyInstance, request: FastifyReques
     const [others] = await tx.select({ n: count() }).from(passkeys).where(and(eq(passkeys.uid, actor.uid), sql`${passkeys.id} <> ${id}`));
     if (factorRequired(request) && Number(others.n) === 0 && !factors.totp) throw lastFactor();
     await tx.delete(passkeys).where(eq(passkeys.id, id));
+    // The account's last factor gone: its recovery codes, which stand in for a factor, go with it.
+    if (Number(others.n) === 0 && !factors.totp) await tx.delete(recoveryCodes).where(eq(recoveryCodes.uid, actor.uid));
     await writeAudit(tx, { actor, action: 'second-factor', entityType: 'user', entityId: actor.uid, subjectUid: actor.uid, before: { passkey: key.id, name: key.name }, after: { passkeyRemoved: key.id } });
   });
 }
