@@ -7,7 +7,7 @@ import { TOTP, Secret } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECOVERY_CODE_COUNT, SECOND_FACTOR_ATTEMPTS } from '../../domain/security.ts';
 import { buildApp } from '../app.ts';
-import { auditLog, deliveries, recoveryCodes, sessions, totpFactors, users } from '../db/schema.ts';
+import { auditLog, deliveries, idempotencyKeys, recoveryCodes, sessions, totpFactors, users } from '../db/schema.ts';
 import { newSignInText, placeOf } from '../services/sessions.ts';
 import { backends, createTestApp, emulatorHost, freshPostgresUrl, postgresSkipReason, type TestApp, type TestUser, waitUntil } from '../test-helper.ts';
 
@@ -486,6 +486,11 @@ describe.each(backends())('second factors, step-up and sessions (%s)', (backend)
         return res.body;
       }),
     );
+    // An Idempotency-Key is ignored here: the store would keep the secret answer for replay.
+    const renewed = await call({ ...staff.headers, 'idempotency-key': 'renew-codes-1' }, 'POST', '/api/security/recovery-codes');
+    expect(renewed.statusCode, renewed.body).toBe(201);
+    const kept = await db().select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, staff.uid));
+    expect(kept).toEqual([]);
     const everything = [...answers, logLines.join('')].join('\n');
     expect(logLines.length).toBeGreaterThan(0);
     for (const s of secrets) expect(everything).not.toContain(s);

@@ -36,6 +36,12 @@ export async function securityRoutes(app: FastifyInstance) {
   const SessionParams = z.object({ id: z.string().max(64) });
   const WebAuthnOptions = envelope(z.record(z.string(), z.unknown()));
 
+  // No command id here: the idempotency store keeps a first answer for replay, and some of these answers are secrets
+  // shown once (a TOTP secret, recovery codes). Each call is safe to repeat by itself or refused when stale.
+  app.addHook('onRequest', async (request) => {
+    delete request.headers['idempotency-key'];
+  });
+
   // A wrong-code lockout answers 429 with Retry-After (seconds), as HTTP clients and proxies read it.
   app.setErrorHandler((error, _request, reply) => {
     if (error instanceof LockedError) reply.header('retry-after', String(error.retryAfterSeconds));
