@@ -18,7 +18,7 @@ import {
 } from '../../domain/security.ts';
 import { authenticationOptions, registerPasskey, registrationOptions, removePasskey, verifyPasskey } from '../services/passkeys.ts';
 import { confirmTotp, LockedError, removeTotp, renewRecoveryCodes, requireStepUpIfEnrolled, securityStatus, setupTotp, verifyCode } from '../services/second-factor.ts';
-import { listSessions, setAccountDisabled, signOutOtherSessions, signOutSession } from '../services/sessions.ts';
+import { listSessions, setAccountDisabled, signOutEverywhere, signOutOtherSessions, signOutSession } from '../services/sessions.ts';
 
 /**
  * Second factors, step-up and sessions (docs/api.md, Security; docs/decisions/031-second-factor-and-sessions.md).
@@ -139,6 +139,15 @@ export async function securityRoutes(app: FastifyInstance) {
     '/security/sessions/sign-out-others',
     { ...signedIn, schema: { tags, summary: 'Signs out every device but this one, those signed in but not seen yet included', response: { 200: envelope(z.object({ ended: z.number().int() })) } } },
     async (request) => ({ data: await signOutOtherSessions(app, request) }),
+  );
+
+  api.post(
+    '/security/sessions/sign-out-everywhere',
+    { ...signedIn, schema: { tags, summary: 'Signs out every device, this one too (the advice of a sign-in alert): each next request answers 401 SESSION_ENDED', response: { 204: z.null() } } },
+    async (request, reply) => {
+      await signOutEverywhere(app, request);
+      return reply.status(204).send(null);
+    },
   );
 
   api.put(
