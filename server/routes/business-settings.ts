@@ -30,7 +30,8 @@ export async function businessSettingsRoutes(app: FastifyInstance) {
   api.put(
     '/staff/business-settings',
     {
-      onRequest: app.requireAdmin,
+      // Editing what every client is told to pay into asks for the second factor again (docs/decisions/031).
+      onRequest: [app.requireAdmin, app.requireStepUp],
       schema: {
         tags: ['staff', 'admin'],
         summary: 'Saves the official channels and note, and proposes new payment details for a second admin to approve (admins; versioned, audited)',
@@ -65,7 +66,8 @@ export async function businessSettingsRoutes(app: FastifyInstance) {
   for (const [decision, summary] of Object.entries(decisions) as [Decision, string][]) {
     api.post(
       `/staff/business-settings/proposals/:proposalId/${decision}`,
-      { onRequest: app.requireAdmin, schema: { tags: ['staff', 'admin'], summary, params: ProposalParams, response: { 200: envelope(BusinessSettingsWrite) } } },
+      // Approving puts new payment details in front of every client: the second factor again, as for editing them.
+      { onRequest: decision === 'approve' ? [app.requireAdmin, app.requireStepUp] : app.requireAdmin, schema: { tags: ['staff', 'admin'], summary, params: ProposalParams, response: { 200: envelope(BusinessSettingsWrite) } } },
       async (request) => (await decideProposal(app, request, request.params.proposalId, decision)).body,
     );
   }
