@@ -20,6 +20,9 @@ const actionText: Record<AuditEntry['action'], string> = {
   'payment-details-rejected': 'Rejected new payment details',
   'payment-details-withdrawn': 'Withdrew a change of the payment details',
   'delivery-retry': 'Sent a notification again',
+  'second-factor': 'Changed a second factor',
+  session: 'Signed out a device',
+  'account-disabled': 'Disabled or enabled the account',
 };
 
 /** A conversation closed or reopened, a refund approved or declined: the entry's own outcome says which. */
