@@ -9,7 +9,7 @@ import { HttpError } from '../platform/errors.ts';
 import { UploadedFile } from '../plugins/uploads.ts';
 import { recordPayment } from '../services/payments.ts';
 import { deliverFinalFile, signContract, transitionRequest } from '../services/request-lifecycle.ts';
-import { approveClient, setStaffRole } from '../services/staff-users.ts';
+import { approveClient, setRole } from '../services/staff-users.ts';
 
 const RequestParams = z.strictObject({ requestId: z.string().max(100) });
 const UserParams = z.strictObject({
@@ -144,7 +144,7 @@ export async function staffActionRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { body } = await setStaffRole(app, request, request.params.uid, request.body);
+      const { body } = await setRole(app, request, request.params.uid, request.body);
       return body;
     },
   );
