@@ -137,7 +137,7 @@ export async function staffActionRoutes(app: FastifyInstance) {
       onRequest: [app.requireAdmin, app.requireStepUp],
       schema: {
         tags: ['staff', 'admin'],
-        summary: 'Grants or revokes the staff role (admins only, step-up); it applies from the user\'s next request',
+        summary: 'Grants or revokes the staff or the admin role (admins only, step-up; never one\'s own, never the last admin); it applies from the user\'s next request',
         params: UserParams,
         body: RoleBody,
         response: { 200: envelope(StaffClient) },
