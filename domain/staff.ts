@@ -137,7 +137,18 @@ export const NoteBody = z.strictObject({
   body: text('body', 4000),
 });
 export type NoteBody = z.infer<typeof NoteBody>;
-export const RoleBody = z.strictObject({ version: Version, staff: z.boolean({ error: 'staff must be true or false' }) });
+/**
+ * PUT /api/staff/users/:uid/role: one role per call, the staff role or the admin role. An admin is staff too, so
+ * taking the admin role away leaves a staff member; taking the staff role away is a second call.
+ */
+export const RoleBody = z
+  .strictObject({
+    version: Version,
+    staff: z.boolean({ error: 'staff must be true or false' }).optional(),
+    admin: z.boolean({ error: 'admin must be true or false' }).optional(),
+  })
+  .refine((body) => (body.staff === undefined) !== (body.admin === undefined), { error: 'Send either staff or admin (true or false), not both' });
+export type RoleBody = z.infer<typeof RoleBody>;
 
 // ---- answers ----
 

@@ -153,15 +153,6 @@ function testRoutes(app: FastifyInstance, controls: FaultControls) {
       return { data: { uid, inserted: request.body.count } };
     },
   );
-  /**
-   * Gives or takes the admin role by email. No screen of the portal makes an admin (the demo seeds one), and the
-   * four-eyes check of the payment details needs a second one.
-   */
-  api.post('/api/__test/admin', { schema: { hide: true, body: z.strictObject({ email: z.string(), admin: z.boolean() }) } }, async (request) => {
-    const uid = await uidOf(db, request.body.email);
-    await db.execute(sql`update users set is_admin = ${request.body.admin}, is_client = is_client or ${request.body.admin} where uid = ${uid}`);
-    return { data: { uid, admin: request.body.admin } };
-  });
   /** A user's deliveries (pushes and emails) by email address, oldest first: what the worker made of them. */
   api.get('/api/__test/deliveries', { schema: { hide: true, querystring: z.object({ email: z.string() }) } }, async (request) => {
     const uid = await uidOf(db, request.query.email);

@@ -600,6 +600,59 @@ describe.each(backends())('staff write API (%s)', (backend) => {
       expect((await setRole('no-such-user', { version: 1, staff: true })).statusCode).toBe(404);
       expect((await setRole(someone.uid, { version: 1 })).statusCode).toBe(400);
     });
+
+    it('grants the admin role from the next request and takes it back to staff; audited; both or neither of staff and admin is 400', async () => {
+      const someone = await t.user({ staff: true });
+      const adminCall = () => t.app.inject({ method: 'GET', url: '/api/staff/team', headers: someone.headers });
+      expect((await adminCall()).statusCode).toBe(403);
+
+      const granted = await setRole(someone.uid, { version: 1, admin: true });
+      expect(granted.statusCode, granted.body).toBe(200);
+      expect(granted.json().data).toMatchObject({ isAdmin: true, isStaff: true, version: 2 });
+      // The same token, its session already verified: the role is read again on every request.
+      expect((await adminCall()).statusCode).toBe(200);
+
+      const revoked = await setRole(someone.uid, { version: 2, admin: false });
+      expect(revoked.statusCode, revoked.body).toBe(200);
+      expect(revoked.json().data).toMatchObject({ isAdmin: false, isStaff: true, version: 3 });
+      expect((await adminCall()).statusCode).toBe(403);
+      // Still staff: the workspace stays open until the staff role is taken too.
+      expect((await t.app.inject({ method: 'GET', url: '/api/staff/queue', headers: someone.headers })).statusCode).toBe(200);
+
+      expect((await auditOfUser(someone.uid)).map((a) => [a.action, a.actorUid, a.before, a.after])).toEqual([
+        ['role', admin.uid, { isAdmin: false, isStaff: true }, { isAdmin: true, isStaff: true }],
+        ['role', admin.uid, { isAdmin: true, isStaff: true }, { isAdmin: false, isStaff: true }],
+      ]);
+      for (const body of [{ version: 3, staff: true, admin: true }, { version: 3, admin: 'yes' }, { version: 3, admin: null }]) {
+        const res = await setRole(someone.uid, body);
+        expect(res.statusCode, JSON.stringify(body)).toBe(400);
+        expect(errorOf(res).code).toBe('VALIDATION_FAILED');
+      }
+      // Staff cannot make anyone an admin, themselves included.
+      expect((await setRole(staff.uid, { version: (await userRow(staff.uid)).version, admin: true }, staff)).statusCode).toBe(403);
+      expect((await userRow(staff.uid)).isAdmin).toBe(false);
+    });
+
+    it('an admin cannot remove their own admin role, nor the staff role of an admin; a stale version is 409', async () => {
+      const self = await setRole(admin.uid, { version: (await userRow(admin.uid)).version, admin: false });
+      expect(self.statusCode).toBe(409);
+      expect(errorOf(self).code).toBe('CANNOT_REVOKE_SELF');
+      expect((await userRow(admin.uid)).isAdmin).toBe(true);
+      const other = await t.user({ admin: true });
+      const staffRevoke = await setRole(other.uid, { version: 1, staff: false });
+      expect(errorOf(staffRevoke).code).toBe('ADMIN_IS_STAFF');
+      const stale = await setRole(other.uid, { version: 7, admin: false });
+      expect(errorOf(stale).code).toBe('VERSION_CONFLICT');
+      expect((await userRow(other.uid)).isAdmin).toBe(true);
+    });
+
+    it('two admins taking each other\'s admin role at once: one wins, the other is refused, an admin is always left', async () => {
+      const [first, second] = await Promise.all([t.user({ admin: true }), t.user({ admin: true })]);
+      const [a, b] = await Promise.all([setRole(second.uid, { version: 1, admin: false }, first), setRole(first.uid, { version: 1, admin: false }, second)]);
+      expect([a.statusCode, b.statusCode].sort()).toEqual([200, 403]);
+      const rows = await Promise.all([userRow(first.uid), userRow(second.uid)]);
+      expect(rows.filter((row) => row.isAdmin)).toHaveLength(1);
+    });
   });
 
   // ---- the audit history ----

@@ -9,7 +9,7 @@ import { HttpError } from '../platform/errors.ts';
 import { UploadedFile } from '../plugins/uploads.ts';
 import { recordPayment } from '../services/payments.ts';
 import { deliverFinalFile, signContract, transitionRequest } from '../services/request-lifecycle.ts';
-import { approveClient, setStaffRole } from '../services/staff-users.ts';
+import { approveClient, setRole } from '../services/staff-users.ts';
 
 const RequestParams = z.strictObject({ requestId: z.string().max(100) });
 const UserParams = z.strictObject({
@@ -137,14 +137,14 @@ export async function staffActionRoutes(app: FastifyInstance) {
       onRequest: [app.requireAdmin, app.requireStepUp],
       schema: {
         tags: ['staff', 'admin'],
-        summary: 'Grants or revokes the staff role (admins only, step-up); it applies from the user\'s next request',
+        summary: 'Grants or revokes the staff or the admin role (admins only, step-up; never one\'s own, never the last admin); it applies from the user\'s next request',
         params: UserParams,
         body: RoleBody,
         response: { 200: envelope(StaffClient) },
       },
     },
     async (request) => {
-      const { body } = await setStaffRole(app, request, request.params.uid, request.body);
+      const { body } = await setRole(app, request, request.params.uid, request.body);
       return body;
     },
   );

@@ -1,10 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import type { RoleBody } from '../../domain/staff.ts';
 import type { Db } from '../db/client.ts';
 import { userPresence, users } from '../db/schema.ts';
-import { conflict, notFound } from '../platform/errors.ts';
+import { conflict, forbidden, notFound } from '../platform/errors.ts';
 import { toStaffClient } from '../serialize/rows.ts';
 import type { AuditRecord } from './audit.ts';
 import { type Actor, type StaffChange, staffWrite } from './staff-write.ts';
@@ -12,7 +11,7 @@ import { type Actor, type StaffChange, staffWrite } from './staff-write.ts';
 type UserRow = typeof users.$inferSelect;
 
 /**
- * Staff writes on a user: approving a lead as a client, and the staff role (admins only, which the route
+ * Staff writes on a user: approving a lead as a client, and the staff and admin roles (admins only, which the route
  * checks). Each is one staffWrite on the user's row, answered with the user as the workspace shows them.
  */
 
@@ -29,11 +28,23 @@ export function approveClient(app: FastifyInstance, request: FastifyRequest, uid
   });
 }
 
-export function setStaffRole(app: FastifyInstance, request: FastifyRequest, uid: string, body: z.infer<typeof RoleBody>) {
+export function setRole(app: FastifyInstance, request: FastifyRequest, uid: string, body: RoleBody) {
+  if (body.admin !== undefined) {
+    const admin = body.admin;
+    return staffWrite(app, request, {
+      lock: (tx) => lockForAdminChange(tx, uid),
+      check: (_tx, locked, actor) => checkAdminChange(locked, admin, body.version, actor),
+      change: (tx, locked, actor) => writeAdminRole(tx, locked.row, admin, actor),
+      status: 200,
+      answer: userAnswer,
+      poke: (row) => ({ client: row.uid }),
+    });
+  }
+  const staff = body.staff === true;
   return staffWrite(app, request, {
     lock: (tx) => lockUser(tx, uid),
-    check: (_tx, row, actor) => checkRoleChange(row, body, actor),
-    change: (tx, row, actor) => writeStaffRole(tx, row, body, actor),
+    check: (_tx, row, actor) => checkRoleChange(row, staff, body.version, actor),
+    change: (tx, row, actor) => writeStaffRole(tx, row, staff, actor),
     status: 200,
     answer: userAnswer,
     poke: (row) => ({ client: row.uid }),
@@ -84,17 +95,17 @@ async function approve(tx: Db, row: LockedUser, actor: Actor): Promise<StaffChan
   return { done: { ...updated, presence: row.presence }, audit, notify };
 }
 
-function checkRoleChange(row: LockedUser, body: z.infer<typeof RoleBody>, actor: Actor): void {
+function checkRoleChange(row: LockedUser, staff: boolean, version: number, actor: Actor): void {
   // An admin is staff whatever is_staff says, so revoking one would change nothing and mislead.
-  if (!body.staff && row.uid === actor.uid) throw conflict('CANNOT_REVOKE_SELF', 'You cannot remove your own staff role. Ask another admin.');
-  if (!body.staff && row.isAdmin) throw conflict('ADMIN_IS_STAFF', `${row.email} is an admin, and admins are always staff. Their staff role cannot be removed here.`);
-  checkUserVersion(row, body.version);
+  if (!staff && row.uid === actor.uid) throw conflict('CANNOT_REVOKE_SELF', 'You cannot remove your own staff role. Ask another admin.');
+  if (!staff && row.isAdmin) throw conflict('ADMIN_IS_STAFF', `${row.email} is an admin, and admins are always staff. Remove their admin role first.`);
+  checkUserVersion(row, version);
 }
 
-async function writeStaffRole(tx: Db, row: LockedUser, body: z.infer<typeof RoleBody>, actor: Actor): Promise<StaffChange<LockedUser>> {
+async function writeStaffRole(tx: Db, row: LockedUser, staff: boolean, actor: Actor): Promise<StaffChange<LockedUser>> {
   const [updated] = await tx
     .update(users)
-    .set({ isStaff: body.staff, version: row.version + 1 })
+    .set({ isStaff: staff, version: row.version + 1 })
     .where(eq(users.uid, row.uid))
     .returning();
   const audit: AuditRecord = {
@@ -104,7 +115,56 @@ async function writeStaffRole(tx: Db, row: LockedUser, body: z.infer<typeof Role
     entityId: row.uid,
     subjectUid: row.uid,
     before: { isStaff: row.isStaff },
-    after: { isStaff: body.staff },
+    after: { isStaff: staff },
+  };
+  return { done: { ...updated, presence: row.presence }, audit };
+}
+
+/** The user whose admin role changes, and the uids of every admin as they are once the locks are held. */
+interface AdminChangeLock {
+  row: LockedUser;
+  admins: string[];
+}
+
+/**
+ * Every admin's row, then the user's, locked in that order by every admin change: two admins taking each other's
+ * role at once then run one after the other (never a deadlock, never both), and the second one sees the first's
+ * outcome, so the count of admins left is always the true one.
+ */
+async function lockForAdminChange(tx: Db, uid: string): Promise<AdminChangeLock> {
+  const admins = await tx.select({ uid: users.uid }).from(users).where(eq(users.isAdmin, true)).orderBy(asc(users.uid)).for('update');
+  const row = await lockUser(tx, uid);
+  return { row, admins: admins.map((a) => a.uid) };
+}
+
+function checkAdminChange({ row, admins }: AdminChangeLock, admin: boolean, version: number, actor: Actor): void {
+  // The route checked the caller's role when the request arrived; another admin may have taken it since.
+  if (!admins.includes(actor.uid)) throw forbidden('You are no longer an admin.');
+  if (!admin && row.uid === actor.uid) throw conflict('CANNOT_REVOKE_SELF', 'You cannot remove your own admin role. Ask another admin.');
+  // Unreachable while an admin cannot remove themselves, and kept so that no path ever leaves the portal without one.
+  if (!admin && row.isAdmin && admins.length <= 1) throw conflict('LAST_ADMIN', `${row.email} is the last admin. Make someone else an admin first.`);
+  checkUserVersion(row, version);
+}
+
+/**
+ * Grants or takes the admin role. An admin is staff by being one, so a former admin keeps the staff workspace
+ * (is_staff set) until a staff revoke; a new admin's is_staff stays as it was, for the same reason.
+ */
+async function writeAdminRole(tx: Db, row: LockedUser, admin: boolean, actor: Actor): Promise<StaffChange<LockedUser>> {
+  const isStaff = admin ? row.isStaff : true;
+  const [updated] = await tx
+    .update(users)
+    .set({ isAdmin: admin, isStaff, version: row.version + 1 })
+    .where(eq(users.uid, row.uid))
+    .returning();
+  const audit: AuditRecord = {
+    actor,
+    action: 'role',
+    entityType: 'user',
+    entityId: row.uid,
+    subjectUid: row.uid,
+    before: { isAdmin: row.isAdmin, isStaff: row.isStaff },
+    after: { isAdmin: admin, isStaff },
   };
   return { done: { ...updated, presence: row.presence }, audit };
 }

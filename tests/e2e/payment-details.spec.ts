@@ -1,9 +1,10 @@
 // Four eyes on where clients pay (docs/decisions/033-payment-details-four-eyes.md): the demo admin proposes new bank
 // details, is told plainly that with one admin the change waits, and the client's open How to pay keeps the old ones.
-// A second admin (made through the test-only route: no screen makes admins) sees the proposal with the old and new
-// values and approves it; the client's open panel then shows the new details and the warning live, and so does Stay
-// safe. At the end the seeded details are put back the same way, and the second admin loses the role, for the specs
-// that run after this one on the same stack.
+// The demo admin follows the message to Team and makes a second admin there (added as staff, then Make admin, asked
+// first with what an admin can do); the second admin sees the proposal with the old and new values and approves it;
+// the client's open panel then shows the new details and the warning live, and so does Stay safe. At the end the
+// seeded details are put back the same way, and the second admin loses the role through the role route, for the
+// specs that run after this one on the same stack.
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { paymentDetailsChangedText } from '../../domain/business-settings.ts';
 import { formatDate } from '../../domain/format.ts';
@@ -29,11 +30,34 @@ async function clientAwaitingPayment(request: APIRequestContext, email: string) 
   return { requestId: created.id, ref: requestRef(priced)! };
 }
 
-/** A second admin: an account as any user makes one, then the admin role through the test-only route. */
-async function secondAdmin(request: APIRequestContext, email: string) {
+/** An account as anyone makes one on the sign-up page, with its profile: the admin to be. */
+async function someAccount(request: APIRequestContext, email: string) {
   const { idToken: token } = await createEmulatorUser(email, PASSWORD);
   await dataOf(await request.get('/api/user', { headers: bearer(token) }));
-  await dataOf(await request.post('/api/__test/admin', { data: { email, admin: true } }));
+}
+
+/** On the Team page: adds the account as a staff member, then makes them an admin, confirming in the dialog. */
+async function makeAdminInTeam(page: Page, email: string) {
+  await page.getByRole('form', { name: 'Add a staff member' }).getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Add staff member' }).click();
+  const row = page.getByTestId('team-member').filter({ hasText: email });
+  await expect(row.getByText('Staff', { exact: true })).toBeVisible();
+  await row.getByRole('button', { name: `Make ${email} an admin` }).click();
+  const dialog = page.getByRole('dialog', { name: `Make ${email} an admin?` });
+  await expect(dialog.getByTestId('admin-powers').getByRole('listitem')).toHaveText([
+    'approve payment details changes',
+    'edit business settings',
+    'create users',
+    'change roles, making or removing admins',
+  ]);
+  await shotBoth(page, 'team-make-admin-confirm', { noSidewaysScroll: true });
+  await dialog.getByRole('button', { name: 'Yes, make admin' }).click();
+  await expect(page.getByText(`${email} is now an admin.`).first()).toBeVisible();
+  await expect(row.getByText('Admin', { exact: true })).toBeVisible();
+  await expect(row.getByRole('button', { name: `Remove the admin role of ${email}` })).toBeVisible();
+  // One's own row offers no role change: the route refuses one's own admin role, and so the last admin's.
+  await expect(page.getByTestId('team-member').filter({ hasText: DEMO.admin.email }).getByRole('button')).toHaveCount(0);
+  await shotBoth(page, 'team-with-second-admin', { noSidewaysScroll: true });
 }
 
 const details = (page: Page) => page.getByTestId('payment-details');
@@ -80,8 +104,16 @@ test('new bank details wait for a second admin; once approved, the client sees t
   await expect(details(page)).toContainText(SEEDED_ACCOUNT);
   await expect(details(page)).not.toContainText(NEW.accountNumber);
 
-  // A second admin sees old and new and who proposed it, and approves.
-  await secondAdmin(request, otherAdminEmail);
+  // The demo admin follows the single-admin message to Team and makes a second admin there; the message then goes.
+  await someAccount(request, otherAdminEmail);
+  await alice.getByRole('link', { name: 'Add an admin in Team.' }).click();
+  await expect(alice).toHaveURL(/\/staff\/team$/);
+  await makeAdminInTeam(alice, otherAdminEmail);
+  await alice.goto('/staff/business-settings');
+  await expect(alice.getByTestId('payment-proposal')).toContainText(NEW.accountNumber);
+  await expect(alice.getByTestId('single-admin')).toHaveCount(0);
+
+  // The second admin sees old and new and who proposed it, and approves.
   const bob = await openContext(browser);
   await signIn(bob, otherAdminEmail, PASSWORD);
   await bob.goto('/staff/business-settings');
@@ -121,5 +153,8 @@ test('new bank details wait for a second admin; once approved, the client sees t
     }),
   );
   await dataOf(await request.post(`/api/staff/business-settings/proposals/${back.proposal.id}/approve`, bobApi));
-  await dataOf(await request.post('/api/__test/admin', { data: { email: otherAdminEmail, admin: false } }));
+  const team = await dataOf<{ uid: string; email: string; version: number }[]>(await request.get('/api/staff/team', aliceApi));
+  const second = team.find((member) => member.email === otherAdminEmail);
+  expect(second).toBeDefined();
+  await dataOf(await request.put(`/api/staff/users/${second?.uid}/role`, { ...aliceApi, data: { version: second?.version, admin: false } }));
 });

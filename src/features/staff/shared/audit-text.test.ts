@@ -26,6 +26,12 @@ describe('describeAudit', () => {
     expect(describeAudit({ action: 'tracking-link', before: { ...link, disabled: true }, after: link }).summary).toBe('Enabled a tracking link');
   });
 
+  it('tells a change of the admin role from one of the staff role', () => {
+    expect(describeAudit({ action: 'role', before: { isAdmin: false, isStaff: true }, after: { isAdmin: true, isStaff: true } })).toEqual({ summary: 'Made an admin', changes: ['Admin: No → Yes'] });
+    expect(describeAudit({ action: 'role', before: { isAdmin: true, isStaff: false }, after: { isAdmin: false, isStaff: true } }).summary).toBe('Removed the admin role');
+    expect(describeAudit({ action: 'role', before: { isStaff: false }, after: { isStaff: true } }).summary).toBe('Changed the staff role');
+  });
+
   it('copes with entries that carry no snapshot', () => {
     expect(describeAudit({ action: 'approve', before: null, after: null })).toEqual({ summary: 'Approved the client', changes: [] });
   });

@@ -36,6 +36,8 @@ function summaryOf(action: AuditEntry['action'], before: unknown, after: unknown
     if (!isRecord(before)) return 'Made a tracking link';
     return after.disabled === true ? 'Disabled a tracking link' : 'Enabled a tracking link';
   }
+  // A role entry with isAdmin is a change of the admin role; one with isStaff alone, of the staff role.
+  if (action === 'role' && isRecord(after) && typeof after.isAdmin === 'boolean') return after.isAdmin ? 'Made an admin' : 'Removed the admin role';
   const status = isRecord(after) && typeof after.status === 'string' ? after.status : undefined;
   return (status && outcomeText[action]?.[status]) ?? actionText[action] ?? action;
 }

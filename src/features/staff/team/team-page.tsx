@@ -12,11 +12,13 @@ import { QueryView } from '../shared/query-view.tsx';
 import { EmptyText, SectionCard } from '../shared/section-card.tsx';
 import { AdminHeading } from '../shared/admin-heading.tsx';
 import { useStaffQuery } from '../shared/use-staff-query.ts';
+import { useReplica } from '../../../lib/replica.ts';
 import { AddStaffForm } from './add-staff-form.tsx';
+import { AdminRoleButton } from './admin-role-button.tsx';
 
 const Team = z.array(TeamMember);
 
-/** Admins only (the route's guard): who has access to the staff workspace, and giving or taking that access. */
+/** Admins only (the route's guard): who has access to the staff workspace and who is an admin, and giving or taking either. */
 export function TeamPage() {
   const query = useStaffQuery('/staff/team', Team);
   return (
@@ -49,6 +51,7 @@ export function TeamPage() {
 function MemberList({ members, reload, busy }: { members: TeamMember[]; reload(): void; busy: boolean }) {
   const [revoking, setRevoking] = useState<TeamMember | null>(null);
   const { running, run } = useOnlineAction();
+  const me = useReplica().uid;
 
   async function revoke(member: TeamMember) {
     const outcome = await run(() =>
@@ -86,16 +89,22 @@ function MemberList({ members, reload, busy }: { members: TeamMember[]; reload()
                   {member.email}
                 </Text>
               </Stack>
-              {member.isAdmin ? (
-                // An admin is staff by being an admin: there is no staff flag to take away.
-                <Text fontSize="sm" color="fg.muted">
-                  Administrator
-                </Text>
-              ) : (
-                <Button size="sm" variant="outline" colorPalette="red" disabled={busy || running} aria-label={`Revoke staff role of ${member.email}`} onClick={() => setRevoking(member)}>
-                  Revoke
-                </Button>
-              )}
+              <HStack gap="2" wrap="wrap">
+                {member.uid === me ? (
+                  // The route refuses one's own roles: another admin changes them.
+                  <Text fontSize="sm" color="fg.muted">
+                    You
+                  </Text>
+                ) : (
+                  <AdminRoleButton member={member} disabled={busy || running} onChanged={reload} />
+                )}
+                {!member.isAdmin && (
+                  // An admin is staff by being an admin: there is no staff flag to take away.
+                  <Button size="sm" variant="outline" colorPalette="red" disabled={busy || running} aria-label={`Revoke staff role of ${member.email}`} onClick={() => setRevoking(member)}>
+                    Revoke
+                  </Button>
+                )}
+              </HStack>
             </HStack>
           </Box>
         ))}
