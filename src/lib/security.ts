@@ -87,6 +87,7 @@ export async function signOutOtherSessions(): Promise<void> {
 }
 
 export type { PasskeyItem, SecurityStatus, SessionItem };
+export type TotpSetupAnswer = TotpSetup;
 
 // ---- this session's verification, remembered on the device for offline reading ----
 

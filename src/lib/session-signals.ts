@@ -114,6 +114,10 @@ export function useStepUpQuestion(): StepUpState['asking'] {
   return stepUpStore.useSelect((s) => s.asking);
 }
 
+export function getStepUpQuestion(): StepUpState['asking'] {
+  return stepUpStore.get().asking;
+}
+
 /** The dialog calls this on mount and the returned function on unmount. */
 export function registerStepUpDialog(): () => void {
   stepUpAnswerers++;
