@@ -72,6 +72,9 @@ async function commits(label: string, open: (dir: string) => PGlite) {
 }
 
 const TOKEN = 'bench-token';
+/** The one sign-in every stub token belongs to: one session, as one device signed in once. */
+const SIGNED_IN_AT = Math.floor(Date.now() / 1000);
+
 function stubIdentity(): IdentityProvider {
   const refuse = async (): Promise<never> => {
     throw new Error('not used by the bench');
@@ -80,11 +83,12 @@ function stubIdentity(): IdentityProvider {
     async verifyIdToken(token) {
       if (token !== TOKEN) throw new Error('bad token');
       const now = Math.floor(Date.now() / 1000);
-      return { uid: 'bench-writer', email: 'writer@bench.example', issuedAt: now, expiresAt: now + 3600 };
+      return { uid: 'bench-writer', email: 'writer@bench.example', issuedAt: now, expiresAt: now + 3600, authTime: SIGNED_IN_AT };
     },
     createUser: refuse,
     userExists: refuse,
     deleteUser: refuse,
+    setDisabled: refuse,
     ensureUser: refuse,
     sendPasswordSetupEmail: refuse,
     close: async () => undefined,

@@ -20,7 +20,7 @@ import { tools } from '../domain/tools.ts';
 import { buildApp } from '../server/app.ts';
 import { openServices } from '../server/compose.ts';
 import type { Database } from '../server/db/client.ts';
-import { productRequests, users } from '../server/db/schema.ts';
+import { productRequests, sessions, users } from '../server/db/schema.ts';
 import type { IdentityProvider } from '../server/auth/firebase.ts';
 import { freshPostgresUrl, testConfig } from '../server/test-helper.ts';
 import { startThrowawayPostgres } from '../tests/support/postgres.ts';
@@ -79,6 +79,8 @@ async function seed(database: Database): Promise<number> {
   });
   // An admin, so the team list can serve as the baseline.
   await database.db.insert(users).values({ uid: STAFF_UID, email: 'staff@bench.example', isStaff: true, isAdmin: true });
+  // The staff member's one session, with its second factor verified, as after the passkey screen.
+  await database.db.insert(sessions).values({ uid: STAFF_UID, authTime: SIGNED_IN_AT, browser: 'Bench', os: 'Bench', secondFactorAt: sql`now() + interval '1 day'` });
   await insertBatches(userRows, (batch) => database.db.insert(users).values(batch));
   await insertBatches(requestRows, (batch) => database.db.insert(productRequests).values(batch));
   // Autovacuum would do this in production; here the tables are minutes old.
@@ -87,6 +89,9 @@ async function seed(database: Database): Promise<number> {
 }
 
 /** Accepts one token, for the staff user; everything else about auth (the role lookup) is the real code. */
+/** The one sign-in every stub token belongs to: one session, as one device signed in once. */
+const SIGNED_IN_AT = Math.floor(Date.now() / 1000);
+
 function stubIdentity(): IdentityProvider {
   const refuse = async (): Promise<never> => {
     throw new Error('not used by the bench');
@@ -95,11 +100,12 @@ function stubIdentity(): IdentityProvider {
     async verifyIdToken(token) {
       if (token !== STAFF_TOKEN) throw new Error('bad token');
       const now = Math.floor(Date.now() / 1000);
-      return { uid: STAFF_UID, email: 'staff@bench.example', issuedAt: now, expiresAt: now + 3600 };
+      return { uid: STAFF_UID, email: 'staff@bench.example', issuedAt: now, expiresAt: now + 3600, authTime: SIGNED_IN_AT };
     },
     createUser: refuse,
     userExists: refuse,
     deleteUser: refuse,
+    setDisabled: refuse,
     ensureUser: refuse,
     sendPasswordSetupEmail: refuse,
     close: async () => undefined,

@@ -126,6 +126,14 @@ export const deliveryEvents = {
     neutral: () => update,
     line: () => `You have a new notification`,
   },
+  /** A sign-in from a browser and system the account never used: anyone, staff above all, must hear of it. */
+  newSignIn: {
+    audience: 'client',
+    category: 'essential',
+    url: () => '/settings?tab=security',
+    neutral: () => 'A new sign-in to your account',
+    line: () => `A new sign-in to your account: not you? Sign out all devices`,
+  },
   generalNotification: {
     audience: 'client',
     category: 'general',

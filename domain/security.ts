@@ -101,3 +101,27 @@ export const SessionItem = z.object({
   current: z.boolean(),
 });
 export type SessionItem = z.infer<typeof SessionItem>;
+
+/**
+ * Answer of POST /api/security/totp/confirm and POST /api/security/passkeys: the passkey registered (for a passkey),
+ * and, when this was the account's first factor, its recovery codes, shown once. The session counts as verified.
+ */
+export const EnrolmentAnswer = z.object({
+  passkey: PasskeyItem.optional(),
+  recoveryCodes: z.array(z.string()).optional(),
+});
+export type EnrolmentAnswer = z.infer<typeof EnrolmentAnswer>;
+
+/** Answer of POST /api/security/verify and POST /api/security/passkeys/verify: when this session verified (ISO). */
+export const VerifiedAnswer = z.object({ verifiedAt: z.string(), recoveryCodesLeft: z.number().int() });
+export type VerifiedAnswer = z.infer<typeof VerifiedAnswer>;
+
+/** PUT /api/staff/users/:uid/disabled (admins, step-up, never oneself). */
+export const DisableAccountBody = z.strictObject({ disabled: z.boolean() });
+export const AccountDisabledAnswer = z.object({ uid: z.string(), disabled: z.boolean() });
+
+/** 400 codes of the second-factor routes (besides VALIDATION). */
+export const WRONG_CODE = 'WRONG_CODE';
+export const CODE_ALREADY_USED = 'CODE_ALREADY_USED';
+/** 409: the account must keep a factor (staff and admins), and this is its last one. */
+export const LAST_FACTOR = 'LAST_FACTOR';

@@ -221,7 +221,7 @@ export const QueuePage = z.object({
 });
 export type QueuePage = z.infer<typeof QueuePage>;
 
-export const auditActions = ['approve', 'price', 'transition', 'payment', 'contract', 'deliver', 'role', 'notification', 'reply', 'thread', 'refund', 'tracking-link', 'business-settings', 'delivery-retry'] as const;
+export const auditActions = ['approve', 'price', 'transition', 'payment', 'contract', 'deliver', 'role', 'notification', 'reply', 'thread', 'refund', 'tracking-link', 'business-settings', 'delivery-retry', 'second-factor', 'session', 'account-disabled'] as const;
 export const AuditEntry = z.object({
   id: z.string(),
   at: z.string(),

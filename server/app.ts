@@ -40,6 +40,7 @@ import { healthRoutes } from './routes/health.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { pushRoutes } from './routes/push.ts';
 import { requestRoutes } from './routes/requests.ts';
+import { securityRoutes } from './routes/security.ts';
 import { seenRoutes } from './routes/seen.ts';
 import { businessSettingsRoutes } from './routes/business-settings.ts';
 import { staffActionRoutes } from './routes/staff-actions.ts';
@@ -133,6 +134,7 @@ const routePlugins = [
   pushRoutes,
   unsubscribeRoutes,
   seenRoutes,
+  securityRoutes,
   contactRoutes,
   fileRoutes,
   adminRoutes,

@@ -8,6 +8,11 @@ export interface VerifiedToken {
   email: string | null;
   issuedAt: number;
   expiresAt: number;
+  /**
+   * When the user signed in (seconds since the epoch): every token refreshed from one sign-in keeps it, so the user
+   * and this name one session (docs/decisions/031-second-factor-and-sessions.md).
+   */
+  authTime: number;
 }
 
 /** The one wrapper around firebase-admin: what the server needs of the identity provider. */
@@ -27,6 +32,8 @@ export interface IdentityProvider {
    * the email under another uid (a local emulator that lost its accounts; the database's uid wins).
    */
   ensureUser(input: { email: string; password: string; displayName: string; uid?: string }): Promise<{ uid: string; created: boolean }>;
+  /** Disables or enables the account: a disabled account cannot sign in or refresh its tokens. */
+  setDisabled(uid: string, disabled: boolean): Promise<void>;
   /** Sends the set-password (password reset) email; its link opens /initial-password. */
   sendPasswordSetupEmail(email: string): Promise<void>;
   close(): Promise<void>;
@@ -49,13 +56,16 @@ export function createIdentityProvider(config: Config): IdentityProvider {
     async verifyIdToken(token) {
       // checkRevoked: a disabled, deleted or signed-out-everywhere account is refused by this call.
       const decoded = await auth.verifyIdToken(token, true);
-      return { uid: decoded.uid, email: decoded.email ?? null, issuedAt: decoded.iat, expiresAt: decoded.exp };
+      return { uid: decoded.uid, email: decoded.email ?? null, issuedAt: decoded.iat, expiresAt: decoded.exp, authTime: decoded.auth_time };
     },
     async createUser({ email, displayName }) {
       const user = await auth.createUser({ email, displayName, emailVerified: false });
       return { uid: user.uid };
     },
     deleteUser: (uid) => auth.deleteUser(uid),
+    async setDisabled(uid, disabled) {
+      await auth.updateUser(uid, { disabled });
+    },
     async userExists(uid) {
       try {
         await auth.getUser(uid);

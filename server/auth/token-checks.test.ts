@@ -34,7 +34,7 @@ function fakeProvider(tokens: Record<string, VerifiedToken>) {
   };
 }
 
-const token = (uid: string, expiresAtMs = T0 + 3600_000): VerifiedToken => ({ uid, email: `${uid}@x`, issuedAt: Math.floor(T0 / 1000), expiresAt: Math.floor(expiresAtMs / 1000) });
+const token = (uid: string, expiresAtMs = T0 + 3600_000): VerifiedToken => ({ uid, email: `${uid}@x`, issuedAt: Math.floor(T0 / 1000), expiresAt: Math.floor(expiresAtMs / 1000), authTime: Math.floor(T0 / 1000) });
 
 function setup(tokens: Record<string, VerifiedToken>, maxEntries = 100) {
   const fake = fakeProvider(tokens);

@@ -50,6 +50,14 @@ export const users = pgTable(
     initialForm: jsonb('initial_form'),
     /** Bumped by every change staff may act on (approval, role, initial form): a staff write made from an older version is 409. */
     version: integer('version').notNull().default(1),
+    /**
+     * Sessions signed in before this time are ended (sign-out of other devices, disabling): the per-request role
+     * lookup compares each token's auth_time with it, so the cut applies at the very next request (docs/decisions/031).
+     */
+    sessionsValidAfter: timestamp('sessions_valid_after', { withTimezone: true, mode: 'string' }),
+    /** Disabled by an admin through the portal (and in the identity provider): every session is refused. */
+    disabledAt: timestamp('disabled_at', { withTimezone: true, mode: 'string' }),
+    disabledBy: text('disabled_by'),
     createdAt: createdAt(),
     seq: seq(),
   },
@@ -689,4 +697,114 @@ export const seenMarks = pgTable(
     seenUpTo: timestamp('seen_up_to', { withTimezone: true, mode: 'string' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.subjectKind, t.subjectId] })],
+);
+
+/**
+ * One Firebase sign-in on one device: the user and the ID token's `auth_time`, which every token refreshed from that
+ * sign-in keeps (docs/decisions/031-second-factor-and-sessions.md). Made by the per-request role lookup on the
+ * sign-in's first call; the second factor is verified per session. Not synced: read only through /api/security.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    uid: text('uid')
+      .notNull()
+      .references(() => users.uid, { onDelete: 'cascade' }),
+    /** The token's auth_time (seconds since the epoch). */
+    authTime: bigint('auth_time', { mode: 'number' }).notNull(),
+    browser: text('browser').notNull(),
+    os: text('os').notNull(),
+    /** "Lagos, NG" from the offline geo-IP, or null (a private address, an unknown one). */
+    place: text('place'),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    /** When this session last verified a second factor: required for staff routes, and recent for step-up. */
+    secondFactorAt: timestamp('second_factor_at', { withTimezone: true, mode: 'string' }),
+    /** Kept by a "sign out other devices" at this time: the users.sessions_valid_after it set does not end this one. */
+    keptAt: timestamp('kept_at', { withTimezone: true, mode: 'string' }),
+    endedAt: timestamp('ended_at', { withTimezone: true, mode: 'string' }),
+    endReason: text('end_reason', { enum: ['signed-out-elsewhere', 'signed-out-everywhere', 'account-disabled'] }),
+  },
+  (t) => [unique('sessions_uid_auth_time').on(t.uid, t.authTime), index('sessions_uid_last_seen').on(t.uid, t.lastSeenAt)],
+);
+
+/**
+ * A user's authenticator app (TOTP, RFC 6238): the confirmed secret and a pending one being set up. The server must
+ * read the secret to check a code, so it is kept as it is; it never leaves the server after the setup answer.
+ */
+export const totpFactors = pgTable('totp_factors', {
+  uid: text('uid')
+    .primaryKey()
+    .references(() => users.uid, { onDelete: 'cascade' }),
+  /** Base32; null until a first code confirmed a pending secret. */
+  secret: text('secret'),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'string' }),
+  pendingSecret: text('pending_secret'),
+  pendingCreatedAt: timestamp('pending_created_at', { withTimezone: true, mode: 'string' }),
+  /** The 30-second step of the last code accepted: a code is accepted once. */
+  lastStep: bigint('last_step', { mode: 'number' }),
+});
+
+/** A registered passkey (WebAuthn credential) of a user. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    uid: text('uid')
+      .notNull()
+      .references(() => users.uid, { onDelete: 'cascade' }),
+    /** The credential id, base64url, as the browser names it. */
+    credentialId: text('credential_id').notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'string' }),
+  },
+  (t) => [uniqueIndex('passkeys_credential').on(t.credentialId), index('passkeys_uid').on(t.uid)],
+);
+
+/** One-time recovery codes, stored as SHA-256 hashes (with the uid), each usable once. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    uid: text('uid')
+      .notNull()
+      .references(() => users.uid, { onDelete: 'cascade' }),
+    hash: text('hash').notNull(),
+    createdAt: createdAt(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'string' }),
+  },
+  (t) => [uniqueIndex('recovery_codes_hash').on(t.uid, t.hash)],
+);
+
+/** The pending WebAuthn challenge of a session, one per purpose, expiring after a few minutes. */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['register', 'authenticate'] }).notNull(),
+    challenge: text('challenge').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.purpose] })],
+);
+
+/** Wrong second-factor attempts, counted per account in the database so the limit holds across instances. */
+export const secondFactorFailures = pgTable(
+  'second_factor_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    uid: text('uid')
+      .notNull()
+      .references(() => users.uid, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+  },
+  (t) => [index('second_factor_failures_uid_at').on(t.uid, t.at)],
 );

@@ -1,11 +1,14 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
 import { feedHead } from '../sync/change-heads.ts';
-import { users } from '../db/schema.ts';
-import { conflict, forbidden, unauthorized } from '../platform/errors.ts';
+import { sessions, users } from '../db/schema.ts';
+import { conflict, forbidden, HttpError, unauthorized } from '../platform/errors.ts';
 import { createTokenChecks, type TokenCheckOptions, type TokenChecks } from '../auth/token-checks.ts';
+import type { VerifiedToken } from '../auth/firebase.ts';
+import { SECOND_FACTOR_REQUIRED, SESSION_ENDED, SESSION_END_TEXTS, STEP_UP_REQUIRED, STEP_UP_SECONDS, type SessionEndReason } from '../../domain/security.ts';
+import { openSession, touchSession } from '../services/sessions.ts';
 
 export interface AuthUser {
   uid: string;
@@ -30,6 +33,8 @@ declare module 'fastify' {
     tokenIssuedAt: number;
     /** The newest seq of the caller's sync feed, read with their roles (server/sync/change-heads.ts); null when not known. */
     feedHead: string | null;
+    /** The caller's session (one sign-in on one device), read with their roles; null when no token was checked. */
+    authSession: AuthSession | null;
   }
   interface FastifyInstance {
     /** The caller, from a token checked in full within the last minute for reads; asked afresh for writes. */
@@ -38,7 +43,19 @@ declare module 'fastify' {
     authenticateFresh(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     requireStaff(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /**
+     * After one of the guards above: the session verified its second factor within STEP_UP_SECONDS, else 403
+     * STEP_UP_REQUIRED. For actions a stolen, still signed-in device must not take (roles, accounts, factors).
+     */
+    requireStepUp(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   }
+}
+
+export interface AuthSession {
+  id: string;
+  authTime: number;
+  /** Seconds since this session verified a second factor (by the database's clock), or null when it has not. */
+  secondFactorAgeSeconds: number | null;
 }
 
 /** Methods that change nothing: they may use a recent check; every other method asks the provider. */
@@ -60,13 +77,25 @@ export const authPlugin = fp<{ tokenChecks?: Partial<TokenCheckOptions> }>(
     app.decorateRequest('user', { getter: signedInUser });
     app.decorateRequest('tokenIssuedAt', 0);
     app.decorateRequest('feedHead', null);
+    app.decorateRequest('authSession', null);
 
     const signIn = async (request: FastifyRequest, fresh: boolean) => {
       const token = await verifyBearer(tokens, request.headers.authorization, fresh);
       request.tokenIssuedAt = token.issuedAt;
-      const { user, head } = await loadOrCreateUser(app.db, roles, token);
+      const { user, row } = await loadOrCreateUser(app.db, roles, token);
+      if (row.ended) throw sessionEnded(row.ended);
+      let session: AuthSession;
+      if (row.sessionId === null) {
+        const opened = await openSession(app, { uid: user.uid, authTime: token.authTime, userAgent: header(request.headers['user-agent']), ip: request.ip });
+        session = { id: opened.id, authTime: token.authTime, secondFactorAgeSeconds: opened.secondFactorAgeSeconds };
+      } else {
+        session = { id: row.sessionId, authTime: token.authTime, secondFactorAgeSeconds: row.secondFactorAgeSeconds === null ? null : Number(row.secondFactorAgeSeconds) };
+        // At most one write a minute per session for "last seen": the lookup says when it is due.
+        if (row.lastSeenDue) await touchSession(app.db, row.sessionId);
+      }
       request.userOrNull = user;
-      request.feedHead = head;
+      request.feedHead = row.feedHead;
+      request.authSession = session;
     };
     app.decorate('authenticate', (request: FastifyRequest) => signIn(request, !READS.has(request.method)));
     app.decorate('authenticateFresh', (request: FastifyRequest) => signIn(request, true));
@@ -74,15 +103,41 @@ export const authPlugin = fp<{ tokenChecks?: Partial<TokenCheckOptions> }>(
     app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
       await app.authenticate(request, reply);
       if (!request.user.isAdmin) throw forbidden();
+      requireSecondFactor(request);
     });
 
     app.decorate('requireStaff', async (request: FastifyRequest, reply: FastifyReply) => {
       await app.authenticate(request, reply);
       if (!request.user.isStaff) throw forbidden('Staff only');
+      requireSecondFactor(request);
+    });
+
+    app.decorate('requireStepUp', async (request: FastifyRequest) => {
+      const age = request.authSession?.secondFactorAgeSeconds;
+      if (!request.userOrNull || !request.authSession) throw unauthorized();
+      if (age === null || age === undefined || age > STEP_UP_SECONDS) {
+        throw new HttpError(403, STEP_UP_REQUIRED, `Confirm it is you: verify your second factor again (required within ${STEP_UP_SECONDS / 60} minutes of this action).`);
+      }
     });
   },
   { name: 'auth', dependencies: ['database', 'identity'] },
 );
+
+/** Staff and admin routes: this session verified a second factor (docs/decisions/031-second-factor-and-sessions.md). */
+function requireSecondFactor(request: FastifyRequest) {
+  if (request.authSession?.secondFactorAgeSeconds === null || !request.authSession) {
+    throw new HttpError(403, SECOND_FACTOR_REQUIRED, 'Verify your second factor (passkey or authenticator app) to use the staff workspace.');
+  }
+}
+
+function sessionEnded(reason: SessionEndReason): HttpError {
+  return new HttpError(401, SESSION_ENDED, SESSION_END_TEXTS[reason], { reason });
+}
+
+function header(value: string | string[] | undefined): string | null {
+  if (Array.isArray(value)) return value[0] ?? null;
+  return value ?? null;
+}
 
 function signedInUser(this: FastifyRequest): AuthUser {
   if (!this.userOrNull) throw unauthorized();
@@ -94,7 +149,9 @@ async function verifyBearer(tokens: TokenChecks, header = '', fresh: boolean) {
   if (!match) throw unauthorized();
   try {
     return await tokens.check(match[1], { fresh });
-  } catch {
+  } catch (err) {
+    // A genuine token of a disabled account (the provider checked its signature first): the app says why.
+    if ((err as { code?: string }).code === 'auth/user-disabled') throw sessionEnded('account-disabled');
     throw unauthorized();
   }
 }
@@ -105,33 +162,59 @@ async function verifyBearer(tokens: TokenChecks, header = '', fresh: boolean) {
  */
 const roleColumns = { uid: users.uid, email: users.email, isAdmin: users.isAdmin, isStaff: users.isStaff, isClient: users.isClient };
 
-type RoleRow = { uid: string; email: string; isAdmin: boolean; isStaff: boolean; isClient: boolean; feedHead: string | null };
+type RoleRow = {
+  uid: string;
+  email: string;
+  isAdmin: boolean;
+  isStaff: boolean;
+  isClient: boolean;
+  feedHead: string | null;
+  /** Why this session is refused, or null: ended, signed in before the user's sessions_valid_after, or the account disabled. */
+  ended: SessionEndReason | null;
+  sessionId: string | null;
+  secondFactorAgeSeconds: number | string | null;
+  lastSeenDue: boolean;
+};
 
 /**
  * The role lookup as a statement prepared once per app: drizzle builds its text once, and node-postgres prepares it
  * once per connection instead of planning it on every request. It also reads the head of the caller's sync feed, a
- * primary-key lookup of two rows, so the pull with nothing new needs no statement of its own (docs/decisions/018).
+ * primary-key lookup of two rows, so the pull with nothing new needs no statement of its own (docs/decisions/018),
+ * and the caller's session by its unique (uid, auth_time), so a signed-out or disabled session is refused at its very
+ * next request with no statement of its own (docs/decisions/031).
  */
-function rolesOf(db: Db): (uid: string) => Promise<RoleRow | undefined> {
+function rolesOf(db: Db): (token: VerifiedToken) => Promise<RoleRow | undefined> {
+  const authTime = sql.placeholder('authTime');
+  const cut = sql`(${users.sessionsValidAfter} IS NOT NULL AND to_timestamp(${authTime}::bigint) < ${users.sessionsValidAfter}
+    AND (${sessions.keptAt} IS NULL OR ${sessions.keptAt} < ${users.sessionsValidAfter}))`;
   const query = db
-    .select({ ...roleColumns, feedHead: feedHead(users.uid) })
+    .select({
+      ...roleColumns,
+      feedHead: feedHead(users.uid),
+      ended: sql<SessionEndReason | null>`CASE WHEN ${users.disabledAt} IS NOT NULL THEN 'account-disabled'
+        WHEN ${sessions.endedAt} IS NOT NULL THEN ${sessions.endReason}
+        WHEN ${cut} THEN 'signed-out-elsewhere' END`,
+      sessionId: sessions.id,
+      secondFactorAgeSeconds: sql<number | string | null>`extract(epoch from now() - ${sessions.secondFactorAt})::float8`,
+      lastSeenDue: sql<boolean>`coalesce(${sessions.lastSeenAt} < now() - interval '1 minute', false)`,
+    })
     .from(users)
+    .leftJoin(sessions, and(eq(sessions.uid, users.uid), eq(sessions.authTime, sql`${authTime}::bigint`)))
     .where(eq(users.uid, sql.placeholder('uid')))
     .limit(1)
     .prepare('auth_roles');
-  return async (uid) => (await query.execute({ uid }))[0];
+  return async (token) => (await query.execute({ uid: token.uid, authTime: token.authTime }))[0];
 }
 
-async function loadOrCreateUser(db: Db, roles: (uid: string) => Promise<RoleRow | undefined>, identity: { uid: string; email: string | null }): Promise<{ user: AuthUser; head: string | null }> {
+async function loadOrCreateUser(db: Db, roles: (token: VerifiedToken) => Promise<RoleRow | undefined>, identity: VerifiedToken): Promise<{ user: AuthUser; row: RoleRow }> {
   const row =
-    (await roles(identity.uid)) ??
+    (await roles(identity)) ??
     (await db
       .insert(users)
       .values({ uid: identity.uid, email: identity.email ?? '', isClient: false, filledInitialForm: false })
       .onConflictDoNothing()
-      // Just created: its feed's head is not known here, so the first pull takes the full query.
-      .returning({ ...roleColumns, feedHead: sql<string | null>`null` })
-      .then(async (rows) => rows[0] ?? (await roles(identity.uid))));
+      .returning({ uid: users.uid })
+      .then(async () => await roles(identity)));
   // Inserted, or inserted by a concurrent first request: there is a row now, unless another user of the
   // portal has this email (users_email_unique), e.g. an account made again under a new uid.
   if (!row) {
@@ -139,5 +222,5 @@ async function loadOrCreateUser(db: Db, roles: (uid: string) => Promise<RoleRow 
     if (holder) throw conflict('EMAIL_TAKEN', 'Another account of the portal already has this email address. Sign in with that account, or ask support to move it to this one.');
     throw new Error(`no profile row for ${identity.uid} after creating it`);
   }
-  return { user: { uid: row.uid, email: row.email, isAdmin: row.isAdmin, isStaff: row.isStaff || row.isAdmin, isClient: row.isClient }, head: row.feedHead };
+  return { user: { uid: row.uid, email: row.email, isAdmin: row.isAdmin, isStaff: row.isStaff || row.isAdmin, isClient: row.isClient }, row };
 }

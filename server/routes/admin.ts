@@ -15,7 +15,7 @@ export async function adminRoutes(app: FastifyInstance) {
 
   api.post(
     '/admin/users',
-    { ...admin, schema: { tags: ['admin'], body: NewUserBody, response: { 201: envelope(z.object({ uid: z.string(), email: z.string() })) } } },
+    { onRequest: [app.requireAdmin, app.requireStepUp], schema: { tags: ['admin'], body: NewUserBody, response: { 201: envelope(z.object({ uid: z.string(), email: z.string() })) } } },
     async (request, reply) => reply.status(201).send(await createLead(app, request, request.body)),
   );
 

@@ -7,7 +7,7 @@ import { findTransition, nextStatuses } from '../../domain/lifecycle.ts';
 import type { StaffClient, StaffDeal, StaffRequest } from '../../domain/staff.ts';
 import { auditLog, deals, files, notifications, productRequests, users } from '../db/schema.ts';
 import { minimalPdf } from '../seed/seed-data.ts';
-import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser } from '../test-helper.ts';
+import { backends, createTestApp, defined, postgresSkipReason, type TestApp, type TestUser, verifySecondFactor } from '../test-helper.ts';
 import { centsFromDollars } from '../../domain/money.ts';
 
 const skip = postgresSkipReason();
@@ -574,6 +574,9 @@ describe.each(backends())('staff write API (%s)', (backend) => {
       const granted = await setRole(someone.uid, { version: 1, staff: true });
       expect(granted.statusCode, granted.body).toBe(200);
       expect(granted.json().data).toMatchObject({ isStaff: true, version: 2 });
+      // The role applies at once: the new staff member is asked for the second factor every staff session needs.
+      expect(errorOf(await staffCall()).code).toBe('SECOND_FACTOR_REQUIRED');
+      await verifySecondFactor(t.services, someone.uid);
       expect((await staffCall()).statusCode).toBe(404);
 
       const revoked = await setRole(someone.uid, { version: 2, staff: false });

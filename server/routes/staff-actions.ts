@@ -134,10 +134,10 @@ export async function staffActionRoutes(app: FastifyInstance) {
   api.put(
     '/staff/users/:uid/role',
     {
-      onRequest: app.requireAdmin,
+      onRequest: [app.requireAdmin, app.requireStepUp],
       schema: {
         tags: ['staff', 'admin'],
-        summary: 'Grants or revokes the staff role (admins only); it applies from the user\'s next request',
+        summary: 'Grants or revokes the staff role (admins only, step-up); it applies from the user\'s next request',
         params: UserParams,
         body: RoleBody,
         response: { 200: envelope(StaffClient) },

@@ -8,7 +8,7 @@ export type AuditAction = AuditEntry['action'];
 export interface AuditRecord {
   actor: { uid: string; email: string };
   action: AuditAction;
-  entityType: 'request' | 'user' | 'deal' | 'file' | 'notification' | 'thread' | 'refund' | 'tracking-link' | 'business-settings' | 'delivery';
+  entityType: 'request' | 'user' | 'deal' | 'file' | 'notification' | 'thread' | 'refund' | 'tracking-link' | 'business-settings' | 'delivery' | 'session';
   entityId: string;
   /** The client whose case it is. */
   subjectUid: string | null;

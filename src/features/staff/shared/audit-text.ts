@@ -16,6 +16,9 @@ const actionText: Record<AuditEntry['action'], string> = {
   'tracking-link': 'Changed a tracking link',
   'business-settings': 'Changed the business settings',
   'delivery-retry': 'Sent a notification again',
+  'second-factor': 'Changed a second factor',
+  session: 'Signed out a device',
+  'account-disabled': 'Disabled or enabled the account',
 };
 
 /** A conversation closed or reopened, a refund approved or declined: the entry's own outcome says which. */
