@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PasskeyItem, RecoveryCodes, SecurityStatus, SessionItem, TotpSetup, type VerifyCodeBody } from '../../domain/security.ts';
+import { AccountDisabledAnswer, EnrolmentAnswer, PasskeyItem, RecoveryCodes, SecurityStatus, SessionItem, TotpSetup, type VerifyCodeBody } from '../../domain/security.ts';
 import { apiGet, apiRequest, readData } from './api.ts';
 import type { PortalDb } from './db.ts';
 import { sessionAuthTime } from './firebase.ts';
@@ -12,10 +12,16 @@ import { sessionAuthTime } from './firebase.ts';
 
 const Anything = z.unknown();
 /** Answers that may carry the recovery codes of a first enrolment. */
-const MaybeCodes = z.object({ recoveryCodes: z.array(z.string()).optional() }).passthrough();
+const MaybeCodes = EnrolmentAnswer;
 
 async function send<T extends z.ZodType>(path: string, method: 'POST' | 'PUT' | 'DELETE', json: unknown, schema: T): Promise<z.infer<T>> {
   return readData(await apiRequest(path, { method, json }), schema);
+}
+
+/** A call answered 204 (removals, sign-outs): no body to read, only the refusal if any. */
+async function sendNoContent(path: string, method: 'POST' | 'DELETE'): Promise<void> {
+  const res = await apiRequest(path, { method, json: method === 'POST' ? {} : undefined });
+  if (!res.ok) await readData(res, Anything);
 }
 
 export function fetchSecurityStatus(): Promise<SecurityStatus> {
@@ -55,7 +61,7 @@ export async function addPasskey(name: string): Promise<{ recoveryCodes?: string
 }
 
 export async function removePasskey(id: string): Promise<void> {
-  await send(`/security/passkeys/${encodeURIComponent(id)}`, 'DELETE', undefined, Anything);
+  await sendNoContent(`/security/passkeys/${encodeURIComponent(id)}`, 'DELETE');
 }
 
 export function startTotpSetup(): Promise<TotpSetup> {
@@ -67,7 +73,7 @@ export function confirmTotp(code: string): Promise<{ recoveryCodes?: string[] }>
 }
 
 export async function removeTotp(): Promise<void> {
-  await send('/security/totp', 'DELETE', undefined, Anything);
+  await sendNoContent('/security/totp', 'DELETE');
 }
 
 export async function newRecoveryCodes(): Promise<string[]> {
@@ -79,11 +85,16 @@ export function fetchSessions(): Promise<SessionItem[]> {
 }
 
 export async function signOutSession(id: string): Promise<void> {
-  await send(`/security/sessions/${encodeURIComponent(id)}`, 'DELETE', undefined, Anything);
+  await sendNoContent(`/security/sessions/${encodeURIComponent(id)}/sign-out`, 'POST');
 }
 
 export async function signOutOtherSessions(): Promise<void> {
   await send('/security/sessions/sign-out-others', 'POST', {}, Anything);
+}
+
+/** PUT /api/staff/users/:uid/disabled (admins, step-up): the account's sessions end at their next request. */
+export function setAccountDisabled(uid: string, disabled: boolean): Promise<z.infer<typeof AccountDisabledAnswer>> {
+  return send(`/staff/users/${encodeURIComponent(uid)}/disabled`, 'PUT', { disabled }, AccountDisabledAnswer);
 }
 
 export type { PasskeyItem, SecurityStatus, SessionItem };

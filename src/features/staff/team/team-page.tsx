@@ -12,6 +12,8 @@ import { QueryView } from '../shared/query-view.tsx';
 import { EmptyText, SectionCard } from '../shared/section-card.tsx';
 import { AdminHeading } from '../shared/admin-heading.tsx';
 import { useStaffQuery } from '../shared/use-staff-query.ts';
+import { AccountAccessButton } from '../shared/account-access-button.tsx';
+import { useReplica } from '../../../lib/replica.ts';
 import { AddStaffForm } from './add-staff-form.tsx';
 
 const Team = z.array(TeamMember);
@@ -49,6 +51,7 @@ export function TeamPage() {
 function MemberList({ members, reload, busy }: { members: TeamMember[]; reload(): void; busy: boolean }) {
   const [revoking, setRevoking] = useState<TeamMember | null>(null);
   const { running, run } = useOnlineAction();
+  const me = useReplica().uid;
 
   async function revoke(member: TeamMember) {
     const outcome = await run(() =>
@@ -86,16 +89,19 @@ function MemberList({ members, reload, busy }: { members: TeamMember[]; reload()
                   {member.email}
                 </Text>
               </Stack>
-              {member.isAdmin ? (
-                // An admin is staff by being an admin: there is no staff flag to take away.
-                <Text fontSize="sm" color="fg.muted">
-                  Administrator
-                </Text>
-              ) : (
-                <Button size="sm" variant="outline" colorPalette="red" disabled={busy || running} aria-label={`Revoke staff role of ${member.email}`} onClick={() => setRevoking(member)}>
-                  Revoke
-                </Button>
-              )}
+              <HStack gap="2" wrap="wrap">
+                {member.isAdmin ? (
+                  // An admin is staff by being an admin: there is no staff flag to take away.
+                  <Text fontSize="sm" color="fg.muted">
+                    Administrator
+                  </Text>
+                ) : (
+                  <Button size="sm" variant="outline" colorPalette="red" disabled={busy || running} aria-label={`Revoke staff role of ${member.email}`} onClick={() => setRevoking(member)}>
+                    Revoke
+                  </Button>
+                )}
+                {member.uid !== me && <AccountAccessButton size="sm" uid={member.uid} name={member.name || member.email} />}
+              </HStack>
             </HStack>
           </Box>
         ))}
