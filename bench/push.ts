@@ -9,12 +9,14 @@
 import { cpus, availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
 import { SyncPage } from '../domain/sync.ts';
 import { ROOT } from '../scripts/emulator.ts';
 import { startStackProcess, type StackProcess } from '../scripts/stack-process.ts';
 import { startThrowawayPostgres } from '../tests/support/postgres.ts';
 import { type PushReceiver, startPushReceiver } from '../server/notify/test-support/push-receiver.ts';
+import { DEMO_TOTP_SECRETS } from '../server/seed/seed-data.ts';
 
 export interface PushBenchOptions {
   port: number;
@@ -84,6 +86,9 @@ export async function benchPush(opts: Partial<PushBenchOptions> = {}): Promise<P
     const { publicKey } = (await api(stack, {}, 'GET', '/api/push/public-key')) as { publicKey: string };
     receiver = await startPushReceiver({ vapidPublicKey: publicKey });
     const admin = await signIn(stack, 'admin@demo.test', 'Admin#2026');
+    // Admin routes need the session's second factor: the demo admin's seeded authenticator code.
+    const code = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(DEMO_TOTP_SECRETS.admin) }).generate();
+    await api(stack, admin, 'POST', '/api/security/verify', { method: 'totp', code });
     const dana = await signIn(stack, 'client@demo.test', 'Client#2026');
     const { uid } = (await api(stack, dana, 'GET', '/api/user')) as { uid: string };
     await api(stack, dana, 'POST', '/api/push/subscriptions', receiver.subscribe());

@@ -21,6 +21,7 @@ import {
   type Managed,
 } from './emulator.ts';
 import { startMailInbox, type MailInbox } from './mail-inbox.ts';
+import { DEMO_TOTP_SECRETS } from '../server/seed/seed-data.ts';
 
 const PROJECT_ID = 'demo-portal';
 
@@ -238,6 +239,9 @@ export async function runStack(opts: StackOptions): Promise<never> {
         '    staff@demo.test   Staff#2026   support staff (staff workspace at /staff)',
         '    client@demo.test  Client#2026  approved client',
         '    lead@demo.test    Lead#2026    lead, not approved yet',
+        '',
+        '  Second factor of staff and admin (asked at every staff sign-in): run `npm run demo-code` for the current',
+        `  codes, or add these authenticator secrets to an app: staff ${DEMO_TOTP_SECRETS.staff}, admin ${DEMO_TOTP_SECRETS.admin}`,
         '',
         '  Press Ctrl-C to stop.',
         '',

@@ -7,7 +7,7 @@ import { TOTP, Secret } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECOVERY_CODE_COUNT, SECOND_FACTOR_ATTEMPTS } from '../../domain/security.ts';
 import { buildApp } from '../app.ts';
-import { auditLog, deliveries, recoveryCodes, sessions, totpFactors, users } from '../db/schema.ts';
+import { auditLog, deliveries, idempotencyKeys, recoveryCodes, sessions, totpFactors, users } from '../db/schema.ts';
 import { newSignInText, placeOf } from '../services/sessions.ts';
 import { backends, createTestApp, emulatorHost, freshPostgresUrl, postgresSkipReason, type TestApp, type TestUser, waitUntil } from '../test-helper.ts';
 
@@ -210,8 +210,9 @@ describe.each(backends())('second factors, step-up and sessions (%s)', (backend)
     const send = (route: Route, headers: Record<string, string>) => call(headers, route.method, urlOf(route), route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
     // The routes guarded by role: a lead is refused there for not being staff or an admin.
     const guarded: Route[] = [];
-    // The event stream stays open: its guard is the same authenticate as every client route.
-    for (const route of routes.filter((r) => r.path !== '/api/events')) {
+    // The event stream stays open: its guard is the same authenticate as every client route. The caller's own
+    // security routes are not guarded by role, and some would end the lead's session.
+    for (const route of routes.filter((r) => r.path !== '/api/events' && !r.path.startsWith('/api/security'))) {
       const res = await send(route, lead.headers);
       if (res.statusCode === 403 && errorOf(res).code === 'FORBIDDEN' && /^(Staff only|Admins only)$/.test((res.json() as { error: { message: string } }).error.message)) guarded.push(route);
     }
@@ -398,6 +399,10 @@ describe.each(backends())('second factors, step-up and sessions (%s)', (backend)
     expect((await call(current.headers, 'GET', '/api/user', undefined, other)).statusCode).toBe(200);
     const audited = await db().select().from(auditLog).where(and(eq(auditLog.subjectUid, a.uid), eq(auditLog.action, 'session')));
     expect(audited).toHaveLength(1);
+
+    // "Sign out all devices": this one too.
+    expect((await call(current.headers, 'POST', '/api/security/sessions/sign-out-everywhere')).statusCode).toBe(204);
+    expect(errorOf(await call(current.headers, 'GET', '/api/user', undefined, other))).toMatchObject({ code: 'SESSION_ENDED', details: { reason: 'signed-out-everywhere' } });
   });
 
   it('disables an account through the portal: refused at its next request on every instance, and in the identity provider', async () => {
@@ -486,6 +491,11 @@ describe.each(backends())('second factors, step-up and sessions (%s)', (backend)
         return res.body;
       }),
     );
+    // An Idempotency-Key is ignored here: the store would keep the secret answer for replay.
+    const renewed = await call({ ...staff.headers, 'idempotency-key': 'renew-codes-1' }, 'POST', '/api/security/recovery-codes');
+    expect(renewed.statusCode, renewed.body).toBe(201);
+    const kept = await db().select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, staff.uid));
+    expect(kept).toEqual([]);
     const everything = [...answers, logLines.join('')].join('\n');
     expect(logLines.length).toBeGreaterThan(0);
     for (const s of secrets) expect(everything).not.toContain(s);

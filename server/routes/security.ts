@@ -18,7 +18,7 @@ import {
 } from '../../domain/security.ts';
 import { authenticationOptions, registerPasskey, registrationOptions, removePasskey, verifyPasskey } from '../services/passkeys.ts';
 import { confirmTotp, LockedError, removeTotp, renewRecoveryCodes, requireStepUpIfEnrolled, securityStatus, setupTotp, verifyCode } from '../services/second-factor.ts';
-import { listSessions, setAccountDisabled, signOutOtherSessions, signOutSession } from '../services/sessions.ts';
+import { listSessions, setAccountDisabled, signOutEverywhere, signOutOtherSessions, signOutSession } from '../services/sessions.ts';
 
 /**
  * Second factors, step-up and sessions (docs/api.md, Security; docs/decisions/031-second-factor-and-sessions.md).
@@ -35,6 +35,12 @@ export async function securityRoutes(app: FastifyInstance) {
   const tags = ['security'];
   const SessionParams = z.object({ id: z.string().max(64) });
   const WebAuthnOptions = envelope(z.record(z.string(), z.unknown()));
+
+  // No command id here: the idempotency store keeps a first answer for replay, and some of these answers are secrets
+  // shown once (a TOTP secret, recovery codes). Each call is safe to repeat by itself or refused when stale.
+  app.addHook('onRequest', async (request) => {
+    delete request.headers['idempotency-key'];
+  });
 
   // A wrong-code lockout answers 429 with Retry-After (seconds), as HTTP clients and proxies read it.
   app.setErrorHandler((error, _request, reply) => {
@@ -133,6 +139,15 @@ export async function securityRoutes(app: FastifyInstance) {
     '/security/sessions/sign-out-others',
     { ...signedIn, schema: { tags, summary: 'Signs out every device but this one, those signed in but not seen yet included', response: { 200: envelope(z.object({ ended: z.number().int() })) } } },
     async (request) => ({ data: await signOutOtherSessions(app, request) }),
+  );
+
+  api.post(
+    '/security/sessions/sign-out-everywhere',
+    { ...signedIn, schema: { tags, summary: 'Signs out every device, this one too (the advice of a sign-in alert): each next request answers 401 SESSION_ENDED', response: { 204: z.null() } } },
+    async (request, reply) => {
+      await signOutEverywhere(app, request);
+      return reply.status(204).send(null);
+    },
   );
 
   api.put(

@@ -165,6 +165,18 @@ const visitSeeds: VisitSeed[] = [
 ];
 
 /**
+ * The authenticator-app secrets (TOTP, base32) the demo staff and admin accounts are seeded with, so a newcomer can
+ * pass the second factor at once: `npm run demo-code` prints their current codes, or add the secret to any
+ * authenticator app. Public on purpose, like the demo passwords: a demo database is never a production one.
+ */
+export const DEMO_TOTP_SECRETS = {
+  /** staff@demo.test */
+  staff: 'MRSW23ZNON2GCZTGFV2G65DQFVVWK6JB',
+  /** admin@demo.test */
+  admin: 'MRSW23ZNMFSG22LOFV2G65DQFVVWK6JB',
+} as const;
+
+/**
  * The demo business's payment instructions and official channels (domain/business-settings.ts), so the How to pay
  * panel and the "Was this really us?" check have something to show on a fresh start. Test numbers and names only.
  */

@@ -1,6 +1,7 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { productRequests, users } from '../db/schema.ts';
+import { productRequests, totpFactors, users } from '../db/schema.ts';
+import { DEMO_TOTP_SECRETS } from './seed-data.ts';
 import { demoAccounts, seedDemo, type DemoAccount } from './seed.ts';
 import { backends, createTestApp, emulatorHost, postgresSkipReason, signUp, type TestApp } from '../test-helper.ts';
 
@@ -59,5 +60,18 @@ describe.each(backends())('the demo seed keeps each demo user\'s uid (%s)', (bac
   it('changes nothing on a second run', async () => {
     await seedDemo(deps(), accounts);
     await expectSameUsers();
+  });
+
+  it('gives the demo staff and admin the documented authenticator secret, and leaves one an account chose alone', async () => {
+    const secretOf = async (kind: DemoAccount['kind']) => {
+      const account = accounts.find((a) => a.kind === kind) as DemoAccount;
+      const rows = await t.services.db.select({ secret: totpFactors.secret }).from(totpFactors).where(eq(totpFactors.uid, first.get(account.email) as string));
+      return rows[0]?.secret ?? null;
+    };
+    expect([await secretOf('staff'), await secretOf('admin'), await secretOf('client')]).toEqual([DEMO_TOTP_SECRETS.staff, DEMO_TOTP_SECRETS.admin, null]);
+    const admin = accounts.find((a) => a.kind === 'admin') as DemoAccount;
+    await t.services.db.update(totpFactors).set({ secret: 'OWNSECRETOWNSECRETOWNSECRETOWNSE' }).where(eq(totpFactors.uid, first.get(admin.email) as string));
+    await seedDemo(deps(), accounts);
+    expect(await secretOf('admin')).toBe('OWNSECRETOWNSECRETOWNSECRETOWNSE');
   });
 });

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { businessSettings, users } from '../db/schema.ts';
+import { businessSettings, totpFactors, users } from '../db/schema.ts';
 import type { IdentityProvider } from '../auth/firebase.ts';
-import { demoBusinessSettings, seedClientData } from './seed-data.ts';
+import { DEMO_TOTP_SECRETS, demoBusinessSettings, seedClientData } from './seed-data.ts';
 import type { Storage } from '../files/storage.ts';
 
 export interface DemoAccount {
@@ -37,7 +37,10 @@ export async function seedDemo({ db, identity, storage }: { db: Db; identity: Id
       displayName: `${account.firstName} ${account.lastName}`,
       ...(existing ? { uid: existing.uid } : {}),
     });
-    if (existing) continue;
+    if (existing) {
+      await seedDemoTotp(db, uid, account.kind);
+      continue;
+    }
     const isLead = account.kind === 'lead';
     const isStaff = account.kind === 'staff';
     // The profile and the demo client's data commit together: a failed seed leaves nothing behind to skip next time.
@@ -58,5 +61,16 @@ export async function seedDemo({ db, identity, storage }: { db: Db; identity: Id
       });
       if (account.kind === 'client') await seedClientData(tx as unknown as Db, uid, storage);
     });
+    await seedDemoTotp(db, uid, account.kind);
   }
+}
+
+/**
+ * The demo staff and admin accounts' authenticator app (DEMO_TOTP_SECRETS), for a database seeded before or after
+ * second factors existed. An account that has one already (an admin who set up their own) keeps it.
+ */
+async function seedDemoTotp(db: Db, uid: string, kind: DemoAccount['kind']) {
+  const secret = kind === 'staff' || kind === 'admin' ? DEMO_TOTP_SECRETS[kind] : undefined;
+  if (!secret) return;
+  await db.insert(totpFactors).values({ uid, secret, confirmedAt: sql`now()` }).onConflictDoNothing();
 }

@@ -151,6 +151,16 @@ export async function signOutOtherSessions(app: FastifyInstance, request: Fastif
   });
 }
 
+/** "Sign out all devices" (the sign-in alert's advice): every session of the caller ends, this one too. */
+export async function signOutEverywhere(app: FastifyInstance, request: FastifyRequest): Promise<void> {
+  const uid = request.user.uid;
+  await app.db.transaction(async (tx) => {
+    await endAllSessions(tx, uid, 'signed-out-everywhere');
+    await writeAudit(tx, { actor: actorOf(request), action: 'session', entityType: 'session', entityId: request.authSession?.id ?? uid, subjectUid: uid, before: null, after: { signedOutEverywhere: true } });
+  });
+  await app.events.poke(uid);
+}
+
 /** Every session of `uid` ends now with `reason` (the account disabled): rows and not-yet-seen sign-ins alike. */
 export async function endAllSessions(tx: Db, uid: string, reason: SessionEndReason): Promise<void> {
   await tx.update(sessions).set({ endedAt: sql`now()`, endReason: reason }).where(and(eq(sessions.uid, uid), isNull(sessions.endedAt)));
