@@ -93,7 +93,7 @@ export function SecondFactorGate({ children }: { children: ReactNode }) {
   if (open) return <>{children}</>;
   if (state === 'checking') {
     return (
-      <Stack align="center" py="16" gap="3" role="status">
+      <Stack align="center" py="16" gap="3" role="status" data-testid="second-factor-checking">
         <Spinner color="brand.solid" />
         <Text color="fg.muted">Checking your sign-in…</Text>
       </Stack>
