@@ -150,13 +150,15 @@ function QrCode({ value, label }: { value: string; label: string }) {
  * The recovery codes, shown once: to copy or download, then "I have saved them". The codes live in the caller's
  * state only and go when it moves on.
  */
-export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone(): void }) {
+export function RecoveryCodesPanel({ codes, onDone, titled = true }: { codes: string[]; onDone(): void; titled?: boolean }) {
   const text = codes.join('\n');
   return (
     <Stack gap="4">
-      <Heading as="h2" fontSize="md" fontWeight="semibold">
-        Your recovery codes
-      </Heading>
+      {titled && (
+        <Heading as="h3" fontSize="md" fontWeight="semibold">
+          Your recovery codes
+        </Heading>
+      )}
       <Text>
         Keep these {codes.length} codes somewhere safe, away from this device. If you lose your passkey or your phone, each code lets you sign in once.
         They are shown only now.

@@ -84,7 +84,7 @@ export function SecondFactorVerify({ status, onVerified, allowRecovery = true }:
           </Stack>
         </form>
       )}
-      <Text role="alert" color="red.600" fontSize="sm" minHeight="1lh">
+      <Text role="alert" color="red.600" fontSize="sm" minHeight={showCodeForm ? '1lh' : undefined}>
         {error ?? ''}
       </Text>
       {canRecover && (

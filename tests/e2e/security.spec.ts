@@ -145,6 +145,7 @@ test('Settings → Security: the devices; signing out the other one sends it to 
 
   // The other device queues a change while offline: it must not be reported as sent once its session has ended.
   await there.goto('/contact-us');
+  await expect(there.getByRole('textbox', { name: 'Subject' })).toBeVisible();
   await there.context().setOffline(true);
   await there.getByRole('textbox', { name: 'Subject' }).fill('Sent after my session ended');
   await there.getByRole('textbox', { name: 'Message' }).fill('This must not be reported as sent.');

@@ -102,10 +102,13 @@ export function SecondFactorGate({ children }: { children: ReactNode }) {
   return (
     <GateCard title={state === 'enrolling' ? 'Protect your staff account' : state === 'showingCodes' ? 'Save your recovery codes' : 'Confirm it’s you'}>
       {state === 'enrolling' && <Enrolment onEnrolled={(recoveryCodes) => actor.send({ type: 'ENROLLED', recoveryCodes })} />}
-      {state === 'showingCodes' && codes && <RecoveryCodesPanel codes={codes} onDone={() => actor.send({ type: 'CODES_SAVED' })} />}
+      {state === 'showingCodes' && codes && <RecoveryCodesPanel titled={false} codes={codes} onDone={() => actor.send({ type: 'CODES_SAVED' })} />}
       {state === 'verifying' && status && (
         <Stack gap="4">
-          <Text>Staff accounts need a second step at every sign-in. Use your passkey, or the code from your authenticator app.</Text>
+          <Text>
+            Staff accounts need a second step at every sign-in.{' '}
+            {status.passkeys.length > 0 && status.totp ? 'Use your passkey, or the code from your authenticator app.' : status.totp ? 'Enter the code from your authenticator app.' : 'Use your passkey.'}
+          </Text>
           <SecondFactorVerify status={status} onVerified={() => actor.send({ type: 'VERIFIED' })} />
         </Stack>
       )}
