@@ -67,7 +67,10 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * The token's revocation, disabled and deleted state is asked of the identity provider on every write
  * and stream connect, and at most once a minute per token for reads (server/auth/token-checks.ts,
  * docs/decisions/011-token-checks.md). An account created on the external sign-up page has no row yet:
- * it gets one here, as a lead.
+ * it gets one here, as a lead. The same lookup reads the caller's session (one sign-in on one device): a session
+ * signed out, cut by a "sign out other devices" or of an account disabled through the portal is 401 SESSION_ENDED at
+ * its next request, and staff and admin routes want the session's second factor (docs/decisions/031). A sign-in's
+ * first call makes its session row; later calls add a write at most once a minute ("last seen").
  */
 export const authPlugin = fp<{ tokenChecks?: Partial<TokenCheckOptions> }>(
   async (app, options) => {

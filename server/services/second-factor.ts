@@ -149,6 +149,8 @@ export async function limitedAttempt<T>(app: FastifyInstance, request: FastifyRe
     if (result.ok) return { locked: null, result };
     if (result.error.code === WRONG_CODE) {
       await tx.insert(secondFactorFailures).values({ uid: actor.uid });
+      // Failures older than the window count for nothing: the account's own are dropped here, so the table stays small.
+      await tx.delete(secondFactorFailures).where(and(eq(secondFactorFailures.uid, actor.uid), sql`${secondFactorFailures.at} < now() - make_interval(mins => ${SECOND_FACTOR_WINDOW_MINUTES})`));
       if (Number(recent.n) + 1 === SECOND_FACTOR_ATTEMPTS) {
         await writeAudit(tx, { actor, action: 'second-factor', entityType: 'user', entityId: actor.uid, subjectUid: actor.uid, before: null, after: { locked: true, minutes: SECOND_FACTOR_WINDOW_MINUTES } });
       }
