@@ -5,6 +5,7 @@ import { SESSION_END_TEXTS, SessionEndReason } from '../../domain/security.ts';
  * What the login page says after a session the server ended (signed out from another device, the account disabled).
  * Apart from session-signals.ts so that the sign-in screen loads nothing more than the domain's texts.
  */
+
 /** Kept in sessionStorage: the sign-out wipes the replica, and the login page may be a reload later. */
 const END_NOTICE_KEY = 'portal:session-ended';
 
