@@ -14,9 +14,14 @@ import { type GateAnswer, secondFactorGateMachine } from './second-factor-gate.m
 
 type GateActor = ActorRefFrom<typeof secondFactorGateMachine>;
 
-/** The server cannot be asked: no connection, or it is down for now (its 5xx answers). */
+/**
+ * The server cannot be asked: no connection (ours, or Firebase's when an expired token cannot be refreshed), or it is
+ * down for now (its 5xx answers).
+ */
 function unreachable(err: unknown): boolean {
-  return err instanceof NetworkError || (err instanceof ApiError && err.status >= 500);
+  if (err instanceof NetworkError || (err instanceof ApiError && err.status >= 500)) return true;
+  const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : null;
+  return code === 'auth/network-request-failed' || (typeof navigator !== 'undefined' && navigator.onLine === false);
 }
 
 async function askStatus(db: PortalDb): Promise<GateAnswer> {
