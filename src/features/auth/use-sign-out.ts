@@ -9,7 +9,7 @@ import { atMost, browserPushEnv, forgetDevice } from '../../lib/push.ts';
 import { useReplica } from '../../lib/replica.ts';
 import { keepSessionEndNotice } from '../../lib/session-end-notice.ts';
 import { getSessionSignals, resetSessionSignals, useSessionEnded } from '../../lib/session-signals.ts';
-import { setLoading, showMessage } from '../../lib/ui-state.ts';
+import { getUiState, removeMessage, setLoading, showMessage } from '../../lib/ui-state.ts';
 import { signOutMachine } from './sign-out.machine.ts';
 import { sendActivityStatus } from './use-presence.ts';
 
@@ -77,6 +77,8 @@ function useSignOutRun(): (event: { type: 'SIGN_OUT' } | { type: 'SESSION_ENDED'
               const reason = getSessionSignals().ended;
               const unsent = await db.outbox.count().catch(() => 0);
               if (reason) keepSessionEndNotice({ reason, unsent });
+              // What the screens said of this session ("saved on this device, sent when…") no longer holds: the login page says what became of it.
+              for (const message of getUiState().messages) removeMessage(message.key);
             }),
             // The server forgets this device's push subscription while the session can still say whose it is: best
             // effort, and never more than a moment's wait (the next user of the device gets no pushes of this one's).
