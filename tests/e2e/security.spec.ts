@@ -5,6 +5,7 @@
 // page with the reason at its next call. Every test uses fresh accounts except the TOTP one (the demo staff).
 import { type Browser, type Page, expect, test } from '@playwright/test';
 import { SESSION_END_TEXTS } from '../../domain/security.ts';
+import { texts } from '../../domain/texts.ts';
 import { DEMO, bearer, createEmulatorUser, dataOf, gateCard, idToken, nextTotpCode, openContext, shotBoth, signIn, verifyApiSession } from './support/fixtures.ts';
 
 const PASSWORD = 'Secure#2026';
@@ -162,6 +163,8 @@ test('Settings → Security: the devices; signing out the other one sends it to 
   const notice = there.getByTestId('session-ended');
   await expect(notice).toContainText(SESSION_END_TEXTS['signed-out-elsewhere']);
   await expect(notice).toContainText(/\d+ changes? made on this device had not been sent/);
+  // What the app said while offline ("saved on this device and will be sent") no longer holds, and is gone.
+  await expect(there.getByText(texts.sentWhenOnline)).toHaveCount(0);
   await shotBoth(there, 'security-session-ended');
   // Nothing of the message reached the server: this device's own list is gone with its replica, and a fresh sign-in sees none.
   await signIn(there, email, PASSWORD);
