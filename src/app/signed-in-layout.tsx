@@ -4,7 +4,9 @@ import type { Profile } from '../../domain/schemas.ts';
 import { texts } from '../../domain/texts.ts';
 import { SignOutDialog } from '../features/auth/sign-out-dialog.tsx';
 import { usePresence } from '../features/auth/use-presence.ts';
-import { useSignOut } from '../features/auth/use-sign-out.ts';
+import { useSignOut, useSignOutWhenSessionEnds } from '../features/auth/use-sign-out.ts';
+import { StepUpDialog } from '../components/step-up-dialog.tsx';
+import { getSessionSignals } from '../lib/session-signals.ts';
 import { UploadFilesModal } from '../features/client/files/upload-files-modal.tsx';
 import { NotificationsPopover } from '../features/client/notifications/notifications-popover.tsx';
 import { OfflineIndicator } from '../features/offline/offline-indicator.tsx';
@@ -77,11 +79,13 @@ function ProfileGate({ db, children }: { db: PortalDb; children: ReactNode }) {
   const [uploadOpen, setUploadOpen] = useState(false);
   usePresence(db.uid);
   useGuardsFollowRoles(profile);
+  useSignOutWhenSessionEnds();
 
   useEffect(() => {
     let cancelled = false;
     loadProfile(db).catch(async () => {
-      if (cancelled) return;
+      // A session the server ended has its own way out, with its reason (useSignOutWhenSessionEnds).
+      if (cancelled || getSessionSignals().ended) return;
       // Spec: a failed profile load shows the message, goes to /login and turns the loader off.
       showMessage(texts.tryAgainLater, 'error');
       await signOut().catch(() => undefined);
@@ -108,6 +112,7 @@ function ProfileGate({ db, children }: { db: PortalDb; children: ReactNode }) {
       {children}
       <UploadFilesModal open={uploadOpen} onClose={() => setUploadOpen(false)} />
       <SignOutDialog />
+      <StepUpDialog />
     </AppLayout>
   );
 }

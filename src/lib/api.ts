@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ApiError as ApiErrorShape } from '../../domain/schemas.ts';
 import { ApiError, NetworkError } from './api-errors.ts';
 import { getIdToken } from './firebase.ts';
+import { noteSessionAnswer } from './session-signals.ts';
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -24,12 +25,16 @@ export async function apiRequest(path: string, opts: RequestOptions = {}): Promi
     headers['content-type'] = 'application/json';
     body = JSON.stringify(opts.json);
   }
+  let res: Response;
   try {
-    return await fetch(`/api${path}`, { method: opts.method ?? 'GET', headers, body, keepalive: opts.keepalive, signal: opts.signal });
+    res = await fetch(`/api${path}`, { method: opts.method ?? 'GET', headers, body, keepalive: opts.keepalive, signal: opts.signal });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw new NetworkError(err instanceof Error ? err.message : 'Network error');
   }
+  // A session ended elsewhere or a second factor still to verify concerns the whole app, not only this caller.
+  await noteSessionAnswer(res);
+  return res;
 }
 
 /** Reads `{ data }` and validates it with the given schema; anything else is an ApiError. */

@@ -89,3 +89,30 @@ export async function changePassword(currentPassword: string, newPassword: strin
   await reauthenticateWithCredential(user, EmailAuthProvider.credential(user.email, currentPassword));
   await updatePassword(user, newPassword);
 }
+
+/**
+ * When this device's sign-in happened (the ID token's `auth_time`, in seconds): what names the session on the
+ * server. Offline with an expired token a fresh one cannot be had, so the last token the SDK kept is read instead;
+ * every token refreshed from one sign-in carries the same auth_time.
+ */
+export async function sessionAuthTime(): Promise<number | null> {
+  await getAuthInstance().authStateReady();
+  const user = getAuthInstance().currentUser;
+  if (!user) return null;
+  try {
+    return Math.floor(Date.parse((await user.getIdTokenResult()).authTime) / 1000);
+  } catch {
+    const kept = (user.toJSON() as { stsTokenManager?: { accessToken?: unknown } }).stsTokenManager?.accessToken;
+    return typeof kept === 'string' ? authTimeOf(kept) : null;
+  }
+}
+
+function authTimeOf(token: string): number | null {
+  try {
+    const payload = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    const claims = JSON.parse(atob(payload)) as { auth_time?: unknown };
+    return typeof claims.auth_time === 'number' ? claims.auth_time : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,7 +1,8 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { texts } from '../../domain/texts.ts';
-import { NetworkError } from './api-errors.ts';
+import { ApiError, NetworkError } from './api-errors.ts';
+import { getStepUpQuestion, registerStepUpDialog, requestStepUp } from './session-signals.ts';
 import { getUiState, removeMessage } from './ui-state.ts';
 import { useOnlineAction } from './use-online-action.ts';
 
@@ -50,5 +51,56 @@ describe('useOnlineAction', () => {
       });
     });
     expect(failed).toMatchObject({ ok: false, offline: false, error: new Error('refused') });
+  });
+
+  describe('an action the server wants stepped up (403 STEP_UP_REQUIRED)', () => {
+    const stepUp = () => new ApiError(403, 'STEP_UP_REQUIRED', 'Confirm it is you.');
+
+    /** Answers the dialog's question the way `verified` says, as the step-up dialog would. */
+    async function runAnswering(verified: boolean) {
+      const unregister = registerStepUpDialog();
+      const send = vi.fn(async () => {
+        if (send.mock.calls.length === 1) throw stepUp();
+        return 'saved';
+      });
+      const { result } = renderHook(() => useOnlineAction());
+      let outcome: unknown;
+      await act(async () => {
+        const running = result.current.run(send);
+        await vi.waitFor(() => expect(getStepUpQuestion()).not.toBeNull());
+        getStepUpQuestion()!.answer(verified);
+        outcome = await running;
+      });
+      expect(getStepUpQuestion()).toBeNull();
+      unregister();
+      return { outcome, send };
+    }
+
+    it('asks for the factor again and sends once more after it was verified', async () => {
+      const { outcome, send } = await runAnswering(true);
+      expect(send).toHaveBeenCalledTimes(2);
+      expect(outcome).toEqual({ ok: true, value: 'saved' });
+    });
+
+    it('cancelled, sends nothing more and resolves null, so the form stays as it was', async () => {
+      const { outcome, send } = await runAnswering(false);
+      expect(send).toHaveBeenCalledOnce();
+      expect(outcome).toBeNull();
+      expect(getUiState().messages).toEqual([]);
+    });
+
+    it('with no dialog to ask, the action resolves null without a second send', async () => {
+      const send = vi.fn(async () => {
+        throw stepUp();
+      });
+      const { result } = renderHook(() => useOnlineAction());
+      let outcome: unknown = 'not run';
+      await act(async () => {
+        outcome = await result.current.run(send);
+      });
+      expect(outcome).toBeNull();
+      expect(send).toHaveBeenCalledOnce();
+      expect(await requestStepUp()).toBe(false);
+    });
   });
 });

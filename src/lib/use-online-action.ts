@@ -1,6 +1,7 @@
 import { useCallback, useRef } from 'react';
 import { texts } from '../../domain/texts.ts';
 import { NetworkError } from './api-errors.ts';
+import { withStepUp } from './session-signals.ts';
 import { showMessage } from './ui-state.ts';
 import { useOneAtATime } from './use-one-at-a-time.ts';
 
@@ -22,10 +23,14 @@ function sayNeedsConnection(): void {
  * at a time so a double click sends once. Success messages and the handling of server refusals stay with
  * the caller, which knows what they mean. `onOffline` replaces the message bar where a screen shows the
  * text inline (the sign-in form).
+ *
+ * A sensitive admin action the server refuses with 403 STEP_UP_REQUIRED (roles, Create User, disabling an account,
+ * business settings) asks for the second factor again in the layout's dialog and is sent once more; cancelled, the
+ * run resolves null, as for an action already running, so the caller leaves its form as it was.
  */
 export function useOnlineAction(onOffline: () => void = sayNeedsConnection): {
   running: boolean;
-  /** Resolves to null when another action of this hook is still running. */
+  /** Resolves to null when another action of this hook is still running, or the person cancelled a step-up. */
   run<T>(send: () => Promise<T>): Promise<ActionOutcome<T> | null>;
 } {
   const { running, once } = useOneAtATime();
@@ -33,13 +38,14 @@ export function useOnlineAction(onOffline: () => void = sayNeedsConnection): {
   reportOffline.current = onOffline;
   const run = useCallback(
     <T,>(send: () => Promise<T>) =>
-      once(async (): Promise<ActionOutcome<T>> => {
+      once(async (): Promise<ActionOutcome<T> | null> => {
         if (typeof navigator !== 'undefined' && navigator.onLine === false) {
           reportOffline.current();
           return { ok: false, error: new NetworkError('offline'), offline: true };
         }
         try {
-          return { ok: true, value: await send() };
+          const sent = await withStepUp(send);
+          return sent.cancelled ? null : { ok: true, value: sent.value };
         } catch (error) {
           const offline = error instanceof NetworkError;
           if (offline) reportOffline.current();

@@ -9,7 +9,7 @@ import { type APIRequestContext, type Page, expect, test } from '@playwright/tes
 import { paymentDetailsChangedText } from '../../domain/business-settings.ts';
 import { formatDate } from '../../domain/format.ts';
 import { requestRef } from '../../domain/tools.ts';
-import { DEMO, bearer, createEmulatorUser, dataOf, idToken, openContext, shotBoth, signIn } from './support/fixtures.ts';
+import { DEMO, bearer, createEmulatorUser, dataOf, enrolAuthenticator, idToken, openContext, shotBoth, signIn } from './support/fixtures.ts';
 
 const PASSWORD = 'Secret#2026';
 const SEEDED_ACCOUNT = 'GB33 BUKB 2020 1555 5555 55';
@@ -116,6 +116,8 @@ test('new bank details wait for a second admin; once approved, the client sees t
   // The second admin sees old and new and who proposed it, and approves.
   const bob = await openContext(browser);
   await signIn(bob, otherAdminEmail, PASSWORD);
+  // A new admin sets up a second factor at the first staff sign-in.
+  await enrolAuthenticator(bob, otherAdminEmail);
   await bob.goto('/staff/business-settings');
   const bobsCard = bob.getByTestId('payment-proposal');
   await expect(bobsCard).toContainText(`Proposed by ${DEMO.admin.email}`);

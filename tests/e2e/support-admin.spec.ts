@@ -2,23 +2,14 @@
 // Every test that changes data uses fresh emulator users, so it does not depend on the others.
 import { type Browser, type BrowserContext, type Page, expect, test } from '@playwright/test';
 import { texts } from '../../domain/texts.ts';
-import { DEMO, authHost, createEmulatorUser, readOobCodes, shot, signIn } from './support/fixtures.ts';
+import { DEMO, createEmulatorUser, idToken, readOobCodes, shot, signIn } from './support/fixtures.ts';
 
 const PASSWORD = 'Secret#2026';
 let counter = 0;
 const freshEmail = (tag: string) => `${tag}-${Date.now()}-${++counter}@e2e.test`;
 
-/** An ID token straight from the Auth emulator, for setting up data through the API. */
-async function tokenFor(email: string, password: string): Promise<string> {
-  const res = await fetch(`http://${authHost()}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=fake-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  });
-  const body = (await res.json()) as { idToken?: string };
-  if (!body.idToken) throw new Error(`no token for ${email}`);
-  return body.idToken;
-}
+/** An ID token for setting up data through the API (the fixture's: staff and admin tokens come with the second factor verified). */
+const tokenFor = idToken;
 
 async function api(page: Page, token: string, method: 'GET' | 'POST', path: string, data?: unknown) {
   const res = await page.request.fetch(`/api${path}`, { method, headers: { authorization: `Bearer ${token}` }, data });

@@ -1,8 +1,9 @@
-import { Button, Field, Heading, Input, Link, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Field, Heading, Input, Link, Stack, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, Suspense, lazy, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { externalLinks, texts } from '../../../domain/texts.ts';
 import { claimInlineConnectionNotice, connectionLostText, useChunkWaiting, waitForConnection } from '../../lib/lazy-import.ts';
+import { clearSessionEndNotice, readSessionEndNotice, sessionEndText } from '../../lib/session-end-notice.ts';
 import { useOnlineAction } from '../../lib/use-online-action.ts';
 import { AuthCard } from './auth-card.tsx';
 import { followFirstPaintForm } from './first-paint-form.ts';
@@ -66,6 +67,8 @@ export function LoginPage() {
     if (typed.focused) document.querySelector<HTMLInputElement>(`form input[name="${typed.focused}"]`)?.focus();
   }, [firstPaint]);
   const [error, setError] = useState<string | null>(null);
+  // Why the last session ended, when the server ended it (signed out from another device, account disabled).
+  const [endNotice] = useState(readSessionEndNotice);
   const [resetOpen, setResetOpen] = useState(false);
   // Mounted from the first opening on, so closing it still animates.
   const [resetWanted, setResetWanted] = useState(false);
@@ -84,7 +87,10 @@ export function LoginPage() {
     const outcome = await run(() => signInWhenConnected(email.trim(), password, setSignInWaiting, () => generation.current !== mine));
     setSignInWaiting(false);
     if (!outcome) return;
-    if (outcome.ok) await navigate({ to: '/' });
+    if (outcome.ok) {
+      clearSessionEndNotice();
+      await navigate({ to: '/' });
+    }
     else if (outcome.error instanceof SignInAbandoned || outcome.offline) return;
     // Firebase's own codes are not shown: the spec has one text for every failed sign-in.
     else setError(refusedByFirebase(outcome.error) ? texts.wrongCredentials : texts.somethingWentWrong);
@@ -105,6 +111,12 @@ export function LoginPage() {
       <Heading as="h1" textStyle="h1" textAlign="center">
         Sign In
       </Heading>
+      {endNotice && (
+        <Alert.Root status="warning" variant="subtle" data-testid="session-ended">
+          <Alert.Indicator />
+          <Alert.Title fontWeight="medium">{sessionEndText(endNotice)}</Alert.Title>
+        </Alert.Root>
+      )}
       <form onSubmit={submit}>
         <Stack gap="4">
           <Field.Root invalid={error === texts.wrongCredentials}>

@@ -23,6 +23,7 @@ function run(opts: { unsent?: number; fail?: string } = {}) {
           log.push('count');
           return opts.unsent ?? 0;
         }),
+        noteEnd: step('note end'),
         markInactive: step('IN_ACTIVE'),
         endSession: step('sign out'),
         goToLogin: step('/login'),
@@ -73,5 +74,21 @@ describe('sign-out machine', () => {
     actor.send({ type: 'SIGN_OUT' });
     await waitFor(actor, (s) => s.matches('idle') && log.includes('loader off'));
     expect(log).toEqual(['count', 'loader on', 'IN_ACTIVE', 'sign out', 'reported', 'loader off']);
+  });
+
+  it('a session the server ended: noted for the login page, then signed out and wiped, with nothing to confirm even with unsent commands', async () => {
+    const { actor, log } = run({ unsent: 3 });
+    actor.send({ type: 'SESSION_ENDED' });
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(log).toEqual(['note end', 'loader on', 'sign out', '/login', 'loader off', 'wipe']);
+  });
+
+  it('a session ended while the user was asked about unsent commands ends without the answer', async () => {
+    const { actor, log } = run({ unsent: 1 });
+    actor.send({ type: 'SIGN_OUT' });
+    await waitFor(actor, (s) => s.matches('confirming'));
+    actor.send({ type: 'SESSION_ENDED' });
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(log).toEqual(['count', 'note end', 'loader on', 'sign out', '/login', 'loader off', 'wipe']);
   });
 });

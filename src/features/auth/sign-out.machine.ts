@@ -4,12 +4,15 @@ import { assign, fromPromise, setup } from 'xstate';
  * Sign-out in the spec's order (section 4): loader on, IN_ACTIVE, session ended, /login, loader off.
  * Unsent outbox commands would be lost with the device's copy, so the user confirms first; the
  * local database is wiped last, once the shell reading it is gone.
+ * A session the server ended (SESSION_ENDED: signed out from another device, or the account disabled) goes
+ * straight to ending it: nothing can be sent any more, so there is nothing to confirm and no presence to report;
+ * the device's copy and outbox are wiped as on any sign-out, and the login page says why (`noteEnd` first).
  * Every side effect is an injected actor or action, so tests swap them with `.provide()`.
  */
 export const signOutMachine = setup({
   types: {
     context: {} as { unsent: number },
-    events: {} as { type: 'SIGN_OUT' } | { type: 'CONFIRM' } | { type: 'CANCEL' },
+    events: {} as { type: 'SIGN_OUT' } | { type: 'CONFIRM' } | { type: 'CANCEL' } | { type: 'SESSION_ENDED' },
   },
   actions: {
     loaderOn: () => {},
@@ -19,6 +22,8 @@ export const signOutMachine = setup({
   },
   actors: {
     countUnsent: fromPromise<number>(async () => 0),
+    /** Keeps, for the login page, why the session ended and how many commands the device could not send. */
+    noteEnd: fromPromise<void>(async () => {}),
     markInactive: fromPromise<void>(async () => {}),
     endSession: fromPromise<void>(async () => {}),
     goToLogin: fromPromise<void>(async () => {}),
@@ -30,9 +35,17 @@ export const signOutMachine = setup({
   initial: 'idle',
   states: {
     idle: {
-      on: { SIGN_OUT: 'checking' },
+      on: { SIGN_OUT: 'checking', SESSION_ENDED: 'notingEnd' },
+    },
+    notingEnd: {
+      invoke: {
+        src: 'noteEnd',
+        onDone: '#signOut.signingOut.endingSession',
+        onError: { target: '#signOut.signingOut.endingSession', actions: { type: 'logError', params: ({ event }) => ({ step: 'note the end', error: event.error }) } },
+      },
     },
     checking: {
+      on: { SESSION_ENDED: 'notingEnd' },
       invoke: {
         src: 'countUnsent',
         onDone: [
@@ -45,6 +58,7 @@ export const signOutMachine = setup({
     },
     confirming: {
       on: {
+        SESSION_ENDED: 'notingEnd',
         CONFIRM: 'signingOut',
         CANCEL: { target: 'idle', actions: assign({ unsent: 0 }) },
       },

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { NetworkError } from '../api-errors.ts';
+import { ApiError, NetworkError } from '../api-errors.ts';
 import { commandKinds } from './commands/kinds.ts';
 import type { PortalDb } from '../db.ts';
 import { releaseHeld } from './commands/outbox.ts';
 import { hasRole } from '../../../domain/roles.ts';
+import { SECOND_FACTOR_REQUIRED, SESSION_ENDED } from '../../../domain/security.ts';
 import { recordSyncError, type SyncErrorKey } from './health.ts';
 import { listenForPokes } from './pokes.ts';
 import { type FetchSyncPage, SYNC_ERROR_KEY, fetchSyncPage, pull, readRejectedRows, rereadFromStart } from './pull.ts';
@@ -167,7 +168,7 @@ function singleFlight(db: PortalDb, errorKey: SyncErrorKey, pull: () => Promise<
         await pull();
         error = null;
       } catch (err) {
-        error = err instanceof NetworkError ? null : err instanceof Error ? err.message : 'Sync failed';
+        error = err instanceof NetworkError || isAboutTheSession(err) ? null : err instanceof Error ? err.message : 'Sync failed';
       }
     } while (again && !db.hasBeenClosed());
     // A sign-out closes the replica under a running pull: there is nothing to report then.
@@ -185,6 +186,14 @@ function singleFlight(db: PortalDb, errorKey: SyncErrorKey, pull: () => Promise<
     });
     return inFlight;
   };
+}
+
+/**
+ * A session ended elsewhere or a second factor not verified yet: the app answers those (sign-out, the staff gate),
+ * so they are no sync failure to show.
+ */
+function isAboutTheSession(err: unknown): boolean {
+  return err instanceof ApiError && ((err.status === 401 && err.code === SESSION_ENDED) || (err.status === 403 && err.code === SECOND_FACTOR_REQUIRED));
 }
 
 const OutboxSyncMessage = z.object({ type: z.literal('outbox-sync') });

@@ -1,4 +1,5 @@
 import { getIdToken } from '../firebase.ts';
+import { noteSessionAnswer } from '../session-signals.ts';
 
 /**
  * Listens to GET /api/events (SSE over fetch, so the ID token travels in a header, never in a URL)
@@ -11,6 +12,8 @@ export async function listenForPokes(onPoke: () => void, signal: AbortSignal): P
       const token = await getIdToken();
       if (!token) return;
       const res = await fetch('/api/events', { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal });
+      // A session ended on the server: reconnecting cannot help, and the app signs out.
+      if (await noteSessionAnswer(res)) return;
       if (!res.ok || !res.body) throw new Error(`events: ${res.status}`);
       failures = 0;
       // A (re)connection may have missed pokes: pull once.

@@ -4,6 +4,7 @@ import { commandKinds } from './commands/kinds.ts';
 import type { OutboxCommand, PortalDb } from '../db.ts';
 import { enqueue } from './commands/outbox.ts';
 import { outboxWords } from './commands/outbox-words.ts';
+import { getSessionSignals, resetSessionSignals } from '../session-signals.ts';
 import { MAX_IN_FLIGHT } from './send-plan.ts';
 import { type OneAtATime, SENDER_ERROR_KEY, type SenderLoopDeps, readSenderError, startSender } from './sender.ts';
 import { type FakeClock, type GatedNetwork, fakeClock, gatedNetwork, withReplica } from '../test-kit.ts';
@@ -513,5 +514,31 @@ describe('sender loop, several lanes at once', () => {
     expect(network.ids()).toHaveLength(6);
     controller.abort();
     await sender.done;
+  });
+
+  it('a 401 SESSION_ENDED holds the command without a token refresh, reports the end once, and never reports it sent', async () => {
+    resetSessionSignals();
+    const clock = fakeClock();
+    const network = gatedNetwork();
+    let forced = 0;
+    const deps = makeDeps(clock, network);
+    deps.getToken = async (force) => {
+      if (force) forced++;
+      return 'token';
+    };
+    await queueContact(db, 'c1');
+    const sender = startSender(db, deps, controller.signal);
+    await vi.waitFor(() => expect(network.ids()).toEqual(['c1']));
+    const ended = { error: { code: 'SESSION_ENDED', message: 'Signed out', details: { reason: 'signed-out-everywhere' } } };
+    network.of('c1').answer(new Response(JSON.stringify(ended), { status: 401, headers: { 'content-type': 'application/json' } }));
+    await vi.waitFor(async () => expect(await statuses()).toEqual({ c1: 'held' }));
+    expect(forced).toBe(0);
+    expect(network.ids()).toEqual(['c1']);
+    expect(getSessionSignals().ended).toBe('signed-out-everywhere');
+    // Its optimistic row is still the unsent one, not a row the server confirmed.
+    expect(await db.contactRequests.get('c1')).toMatchObject({ pending: true });
+    controller.abort();
+    await sender.done;
+    resetSessionSignals();
   });
 });

@@ -4,6 +4,7 @@ import { ApiError, NetworkError } from '../api-errors.ts';
 import type { AnswerHandler } from './commands/kind.ts';
 import { type CommandKind, type CommandStatus, commandTables, type OutboxCommand, type PortalDb } from '../db.ts';
 import { getIdToken } from '../firebase.ts';
+import { noteSessionAnswer } from '../session-signals.ts';
 import { wakeChannelName } from './commands/outbox.ts';
 import { outboxWords } from './commands/outbox-words.ts';
 import { type Brake, MARKED_AHEAD, MAX_IN_FLIGHT, QUEUE_WINDOW, type Room, backoff, createBrake, planSends, targetLane } from './send-plan.ts';
@@ -241,6 +242,9 @@ async function sendWithFreshToken(command: OutboxCommand, deps: SenderDeps, toke
   if (!token) throw new HeldError('signed out');
   const first = await deps.send(command, token);
   if (first.status !== 401) return first;
+  // A session ended on the server stays ended with a refreshed token: the command is held, never reported sent,
+  // and the app signs out (session-signals.ts).
+  if (await noteSessionAnswer(first)) return first;
   // One forced refresh: the token may have expired while the command waited.
   const fresh = await tokens.refreshAfter(token);
   if (!fresh) throw new HeldError('signed out');

@@ -1,6 +1,7 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { Outlet, createFileRoute } from '@tanstack/react-router';
 import { AccessRefused, AccessRefusedPanel } from '../../components/access-refused.tsx';
 import { hasRole } from '../../../domain/roles.ts';
+import { SecondFactorGate } from '../../features/staff/shared/second-factor-gate.tsx';
 
 /**
  * Pathless guard of the administrators' pages (Create Notification, Create User, Team). A non-admin is told
@@ -11,4 +12,10 @@ export const Route = createFileRoute('/_auth/_admin')({
     if (!hasRole(await context.profile(), 'admin')) throw new AccessRefused('This page is for administrators only.');
   },
   errorComponent: AccessRefusedPanel,
+  // The server refuses every staff and admin call of a session without its second factor: the gate asks for it first.
+  component: () => (
+    <SecondFactorGate>
+      <Outlet />
+    </SecondFactorGate>
+  ),
 });

@@ -2,7 +2,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
 import { ROOT } from '../../../scripts/emulator.ts';
+import { DEMO_TOTP_SECRETS } from '../../../server/seed/seed-data.ts';
 import { E2E_AUTH_PORT, E2E_PORT, stackIndex } from './stack.ts';
 
 export const PROJECT_ID = 'demo-portal';
@@ -16,13 +18,110 @@ export const DEMO = {
   staff: { email: 'staff@demo.test', password: 'Staff#2026' },
 } as const;
 
-/** Signs in through the real login form and waits until the app has navigated away from /login. */
+/**
+ * Signs in through the real login form and waits until the app has navigated away from /login. A staff or admin
+ * account whose authenticator secret the fixture knows (the demo accounts, or one a test enrolled with
+ * `enrolAuthenticator`) then passes the staff gate with a code computed here, and comes back to where the sign-in
+ * landed: every staff page works as it did before the second factor.
+ */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).not.toHaveURL(/\/login(\?|#|$)/, { timeout: 20_000 });
+  if (totpSecrets.has(email.toLowerCase())) await passStaffGate(page, email);
+}
+
+// ---- the second factor (docs/api.md, Security) ----
+
+/** Authenticator secrets the fixture knows, by email: the seeded demo ones and those tests enrolled. */
+const totpSecrets = new Map<string, string>([
+  [DEMO.staff.email, DEMO_TOTP_SECRETS.staff],
+  [DEMO.admin.email, DEMO_TOTP_SECRETS.admin],
+]);
+
+/** The last 30-second step used per account in this worker: the server accepts each step once per account. */
+const usedSteps = new Map<string, number>();
+
+const STEP_MS = 30_000;
+
+/** The current code of a secret for a 30-second step. */
+export function totpCode(secret: string, step = Math.floor(Date.now() / STEP_MS)): string {
+  return new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: step * STEP_MS + 1 });
+}
+
+/**
+ * A code of `email`'s authenticator no earlier one used: the current step or the next (the server takes one either
+ * side, and the next stays good across the turn). When both are used, waits for the clock's next step: a code is
+ * accepted once per account, which is what the server enforces.
+ */
+export async function nextTotpCode(email: string): Promise<string> {
+  const secret = totpSecrets.get(email.toLowerCase());
+  if (!secret) throw new Error(`no authenticator secret known for ${email}`);
+  for (;;) {
+    const now = Math.floor(Date.now() / STEP_MS);
+    const step = Math.max(now, (usedSteps.get(email.toLowerCase()) ?? -1) + 1);
+    if (step <= now + 1) {
+      usedSteps.set(email.toLowerCase(), step);
+      return totpCode(secret, step);
+    }
+    // The clock's turn to the next step is what the code depends on.
+    await new Promise((resolve) => setTimeout(resolve, (now + 1) * STEP_MS - Date.now() + 50));
+  }
+}
+
+/** Marks every step up to the current next one as used (the server said CODE_ALREADY_USED: another worker process used it). */
+function skipUsedSteps(email: string): void {
+  usedSteps.set(email.toLowerCase(), Math.floor(Date.now() / STEP_MS) + 1);
+}
+
+export const gateCard = (page: Page) => page.getByTestId('second-factor-gate');
+
+/** Neither the gate's screens nor its check are on the page: the workspace shows. */
+async function gateOpen(page: Page): Promise<boolean> {
+  return !(await gateCard(page).isVisible()) && !(await page.getByTestId('second-factor-checking').isVisible());
+}
+
+/**
+ * Verifies this page's session with a code from `email`'s authenticator on the staff gate: at /staff when the sign-in
+ * landed elsewhere (an admin who is also a client lands on the dashboard), then back there.
+ */
+export async function passStaffGate(page: Page, email: string): Promise<void> {
+  const landed = page.url();
+  if (!new URL(landed).pathname.startsWith('/staff')) await page.goto('/staff');
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const field = page.getByLabel('6-digit code from your authenticator app');
+    await expect(field).toBeVisible({ timeout: 20_000 });
+    await field.fill(await nextTotpCode(email));
+    await page.getByRole('button', { name: 'Verify code', exact: true }).click();
+    const refused = gateCard(page).getByText('This code was just used');
+    await expect.poll(async () => (await gateOpen(page)) || (await refused.isVisible()), { timeout: 20_000 }).toBe(true);
+    if (await gateOpen(page)) break;
+    skipUsedSteps(email);
+  }
+  await expect.poll(() => gateOpen(page)).toBe(true);
+  if (page.url() !== landed) await page.goto(landed);
+}
+
+/**
+ * Enrols an authenticator app on the gate's enrolment screen (an account a test made staff), saves the recovery
+ * codes, and remembers the secret so `signIn` and `idToken` pass the gate for it later. Returns the secret and codes.
+ */
+export async function enrolAuthenticator(page: Page, email: string): Promise<{ secret: string; recoveryCodes: string[] }> {
+  await expect(page.getByRole('heading', { name: 'Protect your staff account' })).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Use an authenticator app instead' }).click();
+  await page.getByRole('button', { name: 'Set up the authenticator app' }).click();
+  const secret = await page.getByLabel('Or type this secret into the app').inputValue();
+  totpSecrets.set(email.toLowerCase(), secret);
+  await page.getByLabel('2. Enter the 6-digit code the app shows').fill(await nextTotpCode(email));
+  await page.getByRole('button', { name: 'Turn on the authenticator app' }).click();
+  const codes = page.getByTestId('recovery-codes').getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  const recoveryCodes = await codes.allInnerTexts();
+  await page.getByRole('button', { name: 'I have saved them' }).click();
+  await expect.poll(() => gateOpen(page), { timeout: 20_000 }).toBe(true);
+  return { secret, recoveryCodes };
 }
 
 export interface OobCode {
@@ -107,16 +206,61 @@ export async function shotBoth(page: Page, name: string, { noSidewaysScroll = fa
   await page.setViewportSize(DESKTOP);
 }
 
-/** An ID token of an existing emulator account, for API calls made beside the browser. */
+/**
+ * An ID token of an existing emulator account, for API calls made beside the browser. For an account whose
+ * authenticator the fixture knows (demo staff and admin), one session per worker verified with a code once and kept:
+ * its token is refreshed from the same sign-in (same session) when it nears its hour, so staff calls pass the second
+ * factor without spending a code each time.
+ */
 export async function idToken(email: string, password: string): Promise<string> {
+  const key = email.toLowerCase();
+  if (!totpSecrets.has(key)) return (await passwordSignIn(email, password)).idToken;
+  const kept = verifiedSessions.get(key);
+  if (kept && Date.now() - kept.at < 45 * 60_000) return kept.idToken;
+  const session = kept ? await refreshed(kept.refreshToken) : await passwordSignIn(email, password);
+  if (!kept) await verifyApiSession(email, session.idToken);
+  verifiedSessions.set(key, { ...session, at: Date.now() });
+  return session.idToken;
+}
+
+const verifiedSessions = new Map<string, { idToken: string; refreshToken: string; at: number }>();
+
+async function passwordSignIn(email: string, password: string): Promise<{ idToken: string; refreshToken: string }> {
   const res = await fetch(`http://${authHost()}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=fake-api-key`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password, returnSecureToken: true }),
   });
-  const body = (await res.json()) as { idToken?: string };
-  if (!body.idToken) throw new Error(`sign-in of ${email} failed`);
-  return body.idToken;
+  const body = (await res.json()) as { idToken?: string; refreshToken?: string };
+  if (!body.idToken || !body.refreshToken) throw new Error(`sign-in of ${email} failed`);
+  return { idToken: body.idToken, refreshToken: body.refreshToken };
+}
+
+async function refreshed(refreshToken: string): Promise<{ idToken: string; refreshToken: string }> {
+  const res = await fetch(`http://${authHost()}/securetoken.googleapis.com/v1/token?key=fake-api-key`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
+  });
+  const body = (await res.json()) as { id_token?: string; refresh_token?: string };
+  if (!body.id_token || !body.refresh_token) throw new Error('token refresh failed');
+  return { idToken: body.id_token, refreshToken: body.refresh_token };
+}
+
+/** POST /api/security/verify with the next code; a code another process used already is skipped. */
+export async function verifyApiSession(email: string, token: string): Promise<void> {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const res = await fetch(`${baseUrl()}/api/security/verify`, {
+      method: 'POST',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'totp', code: await nextTotpCode(email) }),
+    });
+    if (res.ok) return;
+    const text = await res.text();
+    if (!text.includes('CODE_ALREADY_USED')) throw new Error(`second factor of ${email} refused: ${res.status} ${text}`);
+    skipUsedSteps(email);
+  }
+  throw new Error(`second factor of ${email}: every code was used`);
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -7,13 +7,25 @@ import { changePassword, currentUser, sendResetEmail } from '../../../lib/fireba
 import { showMessage } from '../../../lib/ui-state.ts';
 import { useOnlineAction } from '../../../lib/use-online-action.ts';
 import { CopyField } from '../../../components/copy-field.tsx';
+import { hasRole } from '../../../../domain/roles.ts';
+import { useProfile } from '../../../lib/replica.ts';
+import { DevicesSection } from './devices-section.tsx';
+import { SecondFactorSection } from './second-factor-section.tsx';
 
 const empty = { current: '', next: '', confirm: '' };
 
-/** Settings → Security: change password (current one re-verified first) and the password generator. */
+/**
+ * Settings → Security: the second factor and the signed-in devices, then change password (current one re-verified
+ * first) and the password generator.
+ */
 export function SecurityTab() {
+  const staff = hasRole(useProfile(), 'staff');
   return (
-    <Stack gap="8" maxWidth="480px">
+    <Stack gap="8" maxWidth="560px">
+      <SecondFactorSection staff={staff} />
+      <Separator />
+      <DevicesSection />
+      <Separator />
       <ChangePasswordForm />
       <Separator />
       <PasswordGenerator />

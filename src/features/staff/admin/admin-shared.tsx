@@ -2,6 +2,7 @@ import { type ReactNode, useCallback, useEffect, useRef } from 'react';
 import { Button, Card, SegmentGroup } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { texts } from '../../../../domain/texts.ts';
+import { SESSION_ENDED } from '../../../../domain/security.ts';
 import { ApiError } from '../../../lib/api-errors.ts';
 import { signOut } from '../../../lib/firebase.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
@@ -38,6 +39,8 @@ export function useAdminFailure(): (err: unknown) => void {
   );
   return useCallback(
     (err: unknown) => {
+      // A session the server ended signs out on its own, with its reason (the signed-in layout).
+      if (err instanceof ApiError && err.code === SESSION_ENDED) return;
       if (!(err instanceof ApiError && err.status === 401)) {
         showMessage(failureText(err), 'error');
         return;

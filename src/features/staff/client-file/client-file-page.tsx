@@ -18,6 +18,8 @@ import { ClientSections } from './client-sections.tsx';
 import { clientConflictChanges, parseClient } from './client-conflict.ts';
 import { InitialFormCard, ProfileCard } from './profile-cards.tsx';
 import { RoleCard } from './role-card.tsx';
+import { AccountAccessButton } from '../shared/account-access-button.tsx';
+import { SectionCard } from '../shared/section-card.tsx';
 
 /** A client's whole file for support: who they are, what they asked, paid and sent, and what was done. */
 export function ClientFilePage({ uid }: { uid: string }) {
@@ -40,7 +42,9 @@ function isLead(client: Client): boolean {
 function ClientFileView({ file, refreshing, reload }: { file: ClientFile; refreshing: boolean; reload(): void }) {
   const { client } = file;
   // A few staff controls (roles) are the admins' only; the server checks the role too.
-  const isAdmin = hasRole(useProfile(), 'admin');
+  const myProfile = useProfile();
+  const isAdmin = hasRole(myProfile, 'admin');
+  const me = myProfile?.uid;
   const online = useOnline();
   const action = useVersionedAction({ record: client, parseCurrent: parseClient, reload });
   const [confirming, setConfirming] = useState(false);
@@ -98,6 +102,11 @@ function ClientFileView({ file, refreshing, reload }: { file: ClientFile; refres
         <InitialFormCard client={client} />
       </SimpleGrid>
       {isAdmin && <RoleCard client={client} action={action} />}
+      {isAdmin && client.uid !== me && (
+        <SectionCard title="Account access">
+          <AccountAccessButton key={client.uid} uid={client.uid} name={personName(client)} />
+        </SectionCard>
+      )}
       <ClientSections file={file} refreshing={refreshing} reload={reload} />
       <ConfirmPopup
         open={confirming}

@@ -12,6 +12,7 @@ import { QueryView } from '../shared/query-view.tsx';
 import { EmptyText, SectionCard } from '../shared/section-card.tsx';
 import { AdminHeading } from '../shared/admin-heading.tsx';
 import { useStaffQuery } from '../shared/use-staff-query.ts';
+import { AccountAccessButton } from '../shared/account-access-button.tsx';
 import { useReplica } from '../../../lib/replica.ts';
 import { AddStaffForm } from './add-staff-form.tsx';
 import { AdminRoleButton } from './admin-role-button.tsx';
@@ -104,6 +105,7 @@ function MemberList({ members, reload, busy }: { members: TeamMember[]; reload()
                     Revoke
                   </Button>
                 )}
+                {member.uid !== me && <AccountAccessButton size="sm" uid={member.uid} name={member.name || member.email} />}
               </HStack>
             </HStack>
           </Box>
