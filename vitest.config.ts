@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
 import { chakraThemeAlias } from './vite.config.ts';
+import { ProcessesFirstSequencer } from './tests/support/server-sequencer.ts';
 
 export default defineConfig({
   define: { __APP_VERSION__: JSON.stringify('test') },
   resolve: { alias: [chakraThemeAlias] },
   test: {
+    sequence: { sequencer: ProcessesFirstSequencer },
     projects: [
       {
         test: {

@@ -251,6 +251,8 @@ export const StaffClient = Profile.extend({
   phone: z.string().nullable(),
   country: z.string().nullable(),
   version: z.number(),
+  /** Disabled by an admin (PUT /api/staff/users/:uid/disabled); absent from replicas made before it was sent. */
+  disabled: z.boolean().optional(),
 });
 export type StaffClient = z.infer<typeof StaffClient>;
 
@@ -314,7 +316,7 @@ export const RequestFile = z.object({
 });
 export type RequestFile = z.infer<typeof RequestFile>;
 
-export const TeamMember = z.object({ uid: z.string(), email: z.string(), name: z.string(), isAdmin: z.boolean(), isStaff: z.boolean(), version: z.number() });
+export const TeamMember = z.object({ uid: z.string(), email: z.string(), name: z.string(), isAdmin: z.boolean(), isStaff: z.boolean(), disabled: z.boolean(), version: z.number() });
 export type TeamMember = z.infer<typeof TeamMember>;
 
 /** The `details` of a 409 VERSION_CONFLICT: the record as it is now. */

@@ -139,6 +139,17 @@ function testRoutes(app: FastifyInstance, controls: FaultControls) {
     return { data: { uid } };
   });
   /**
+   * Forgets which authenticator step the account used last, so the same 30-second code is taken again: the staff
+   * specs sign the demo accounts in many times a minute through the real code screen, and would otherwise wait for
+   * the clock's next step each time (a code is accepted once per account). Only the replay check is relaxed; the
+   * code itself is checked as ever.
+   */
+  api.post('/api/__test/forget-totp-step', { schema: { hide: true, body: z.strictObject({ email: z.string() }) } }, async (request) => {
+    const uid = await uidOf(db, request.body.email);
+    await db.execute(sql`UPDATE totp_factors SET last_step = NULL WHERE uid = ${uid}`);
+    return { data: { uid } };
+  });
+  /**
    * Bulk-inserts requests for the pull benchmark, in batches of 1000. `withCommandIds`: each with the command id
    * (client_key) a request made through the app's outbox carries, which the client's pull reads (docs/decisions/017).
    */

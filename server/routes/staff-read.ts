@@ -77,5 +77,5 @@ export async function staffReadRoutes(app: FastifyInstance) {
 
 function toTeamMember(row: typeof users.$inferSelect): z.infer<typeof TeamMember> {
   // Effective roles, as everywhere else: an admin is staff whatever is_staff says.
-  return { uid: row.uid, email: row.email, name: clientName(row), isAdmin: row.isAdmin, isStaff: row.isStaff || row.isAdmin, version: row.version };
+  return { uid: row.uid, email: row.email, name: clientName(row), isAdmin: row.isAdmin, isStaff: row.isStaff || row.isAdmin, disabled: row.disabledAt !== null, version: row.version };
 }

@@ -173,7 +173,7 @@ export function toStaffFile(row: typeof files.$inferSelect): StaffFile {
 
 /** `presence`: user_presence.status, as for toProfile. */
 export function toStaffClient(row: typeof users.$inferSelect, presence?: string | null): StaffClient {
-  return { ...toProfile(row, presence), phone: row.phone, country: row.country, version: row.version };
+  return { ...toProfile(row, presence), phone: row.phone, country: row.country, version: row.version, disabled: row.disabledAt !== null };
 }
 
 export function clientName(row: Pick<typeof users.$inferSelect, 'firstName' | 'lastName' | 'email'>): string {

@@ -1,7 +1,7 @@
 // Helpers for the offline-first tests: API calls as a demo account, the fault switches and the
 // database counts of server/plugins/faults.ts (test-only, TEST_FAULTS=1).
 import type { Page } from '@playwright/test';
-import { authHost, baseUrl } from './fixtures.ts';
+import { baseUrl, idToken } from './fixtures.ts';
 
 export interface Counts {
   contact: { total: number; distinct: number };
@@ -21,15 +21,11 @@ export async function setFaults(faults: { dropAfterCommitRate?: number; fail5xxR
   if (!res.ok) throw new Error(`faults: ${res.status} ${await res.text()}`);
 }
 
-/** Signs in through the emulator's REST API and returns a tiny client for the portal API. */
+/** A tiny client for the portal API, signed in as `account` (for staff, a session that passed the second factor). */
 export async function apiAs(account: { email: string; password: string }) {
-  const res = await fetch(`http://${authHost()}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=e2e`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: account.email, password: account.password, returnSecureToken: true }),
-  });
-  const { idToken, localId } = (await res.json()) as { idToken: string; localId: string };
-  const headers = { authorization: `Bearer ${idToken}`, 'content-type': 'application/json' };
+  const token = await idToken(account.email, account.password);
+  const localId = (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { sub: string }).sub;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   return {
     uid: localId,
     async post(path: string, body: unknown): Promise<unknown> {

@@ -104,7 +104,7 @@ function ClientFileView({ file, refreshing, reload }: { file: ClientFile; refres
       {isAdmin && <RoleCard client={client} action={action} />}
       {isAdmin && client.uid !== me && (
         <SectionCard title="Account access">
-          <AccountAccessButton key={client.uid} uid={client.uid} name={personName(client)} />
+          <AccountAccessButton key={`${client.uid}-${client.disabled}`} uid={client.uid} name={personName(client)} disabled={client.disabled} />
         </SectionCard>
       )}
       <ClientSections file={file} refreshing={refreshing} reload={reload} />

@@ -12,7 +12,7 @@ const { AdminRoleButton } = await import('./admin-role-button.tsx');
 
 const system = createSystem(defaultConfig);
 
-const member: TeamMember = { uid: 'bob', email: 'bob@demo.test', name: 'Bob Stone', isAdmin: false, isStaff: true, version: 4 };
+const member: TeamMember = { uid: 'bob', email: 'bob@demo.test', name: 'Bob Stone', isAdmin: false, isStaff: true, disabled: false, version: 4 };
 
 describe('AdminRoleButton', () => {
   beforeEach(() => {

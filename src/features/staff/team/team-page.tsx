@@ -105,7 +105,7 @@ function MemberList({ members, reload, busy }: { members: TeamMember[]; reload()
                     Revoke
                   </Button>
                 )}
-                {member.uid !== me && <AccountAccessButton size="sm" uid={member.uid} name={member.name || member.email} />}
+                {member.uid !== me && <AccountAccessButton key={`${member.uid}-${member.disabled}`} size="sm" uid={member.uid} name={member.name || member.email} disabled={member.disabled} />}
               </HStack>
             </HStack>
           </Box>
