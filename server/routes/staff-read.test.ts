@@ -594,13 +594,13 @@ describe.each(backends())('staff reads (%s)', (backend) => {
       const emails = team.map((m) => m.email);
       expect(emails).toEqual([...emails].sort());
       expect(new Set(team.map((m) => m.uid))).toEqual(new Set([staff.uid, admin.uid, 'staff-only', 'admin-only']));
-      expect(team.find((m) => m.uid === 'admin-only')).toEqual({ uid: 'admin-only', email: 'boss@team.example', name: 'boss@team.example', isAdmin: true, isStaff: true, version: 1 });
+      expect(team.find((m) => m.uid === 'admin-only')).toEqual({ uid: 'admin-only', email: 'boss@team.example', name: 'boss@team.example', isAdmin: true, isStaff: true, disabled: false, version: 1 });
     });
 
     it('looks a user up by email, in any case', async () => {
       const res = await get(`/api/staff/users/lookup?email=${encodeURIComponent('  COUNTESS@Example.com ')}`, admin);
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().data).toEqual({ uid: ada.uid, email: ada.email, name: 'Ada Lovelace', isAdmin: false, isStaff: false, version: 1 });
+      expect(res.json().data).toEqual({ uid: ada.uid, email: ada.email, name: 'Ada Lovelace', isAdmin: false, isStaff: false, disabled: false, version: 1 });
       const missing = await get('/api/staff/users/lookup?email=nobody@example.com', admin);
       expect(missing.statusCode).toBe(404);
       expect(missing.json().error.message).toContain('nobody@example.com');
