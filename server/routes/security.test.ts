@@ -424,8 +424,12 @@ describe.each(backends())('second factors, step-up and sessions (%s)', (backend)
     await expect(signIn(target.email)).rejects.toThrow(/USER_DISABLED/);
     const [audit] = await db().select().from(auditLog).where(and(eq(auditLog.subjectUid, target.uid), eq(auditLog.action, 'account-disabled')));
     expect(audit.actorUid).toBe(admin.uid);
+    // The client's page says so, for the admin's Enable button.
+    const disabledOnPage = async () => (await call(admin.headers, 'GET', `/api/staff/clients/${target.uid}`)).json().data.client.disabled;
+    expect(await disabledOnPage()).toBe(true);
 
     expect((await call(admin.headers, 'PUT', `/api/staff/users/${target.uid}/disabled`, { disabled: false })).statusCode).toBe(200);
+    expect(await disabledOnPage()).toBe(false);
     // A new sign-in works again once the provider allows it (its auth_time after the cut).
     await waitUntil(async () => {
       const again = await signIn(target.email).catch(() => null);
