@@ -331,7 +331,7 @@ export function checkMessage(text: string, channels: OfficialChannels): CheckRes
   };
 }
 
-// ---- Payment details: four eyes (docs/decisions/033-payment-details-four-eyes.md) ----
+// ---- Payment details: four eyes (docs/decisions/032-payment-details-four-eyes.md) ----
 
 /** The fields that say where clients pay: a change to any of them is a proposal a second admin approves. */
 export const PAYMENT_FIELDS = ['accountHolder', 'bankName', 'accountNumber', 'bic'] as const;

@@ -181,7 +181,7 @@ export const deliveryEvents = {
     line: () => `A new refund request`,
     detail: (f) => `${f.clientName ?? 'A client'} asked for a refund${ofRequest(f)}.`,
   },
-  // ---- admins: the payment details clients pay into (docs/decisions/033-payment-details-four-eyes.md) ----
+  // ---- admins: the payment details clients pay into (docs/decisions/032-payment-details-four-eyes.md) ----
   // Essential: an admin cannot turn off hearing that someone (perhaps a thief in a colleague's account, or in
   // their own) asked to change where clients pay.
   paymentDetailsProposed: {

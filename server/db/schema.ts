@@ -346,7 +346,7 @@ export const businessSettings = pgTable(
 );
 
 /**
- * Proposed changes of the payment details (docs/decisions/033-payment-details-four-eyes.md): an admin's save that
+ * Proposed changes of the payment details (docs/decisions/032-payment-details-four-eyes.md): an admin's save that
  * changes where clients pay writes one here, and only a second admin's approval copies it into business_settings.
  * Never synced to anyone: not in any feed, no seq. At most one is pending (a partial unique index), so two
  * proposals never race for approval. A proposal never changes its values: an edit is a new row that replaces it.

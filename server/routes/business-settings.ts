@@ -11,7 +11,7 @@ const ProposalParams = z.object({ proposalId: z.string().max(100, 'proposalId is
 /**
  * GET /staff/business-settings (staff) and PUT (admins): the payment instructions and official channels
  * (docs/decisions/016-business-settings-and-how-to-pay.md); the workflow is services/business-settings.ts.
- * A change of the payment details is a proposal a second admin approves (docs/decisions/033-payment-details-four-eyes.md):
+ * A change of the payment details is a proposal a second admin approves (docs/decisions/032-payment-details-four-eyes.md):
  * the pending one is read online by admins (GET …/proposal) and decided with POST …/proposals/:proposalId/approve,
  * /reject or /withdraw. Nothing of a proposal is in any client answer or feed.
  */

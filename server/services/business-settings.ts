@@ -25,7 +25,7 @@ type ProposalRow = typeof paymentDetailsProposals.$inferSelect;
  * carries the version it was edited from (null before any settings exist): a stale one is 409 with the current row.
  * Change and audit row commit together; then every connected app is poked, because every user's feed carries the row.
  *
- * Where clients pay changes only with four eyes (docs/decisions/033-payment-details-four-eyes.md): a save whose
+ * Where clients pay changes only with four eyes (docs/decisions/032-payment-details-four-eyes.md): a save whose
  * account holder, bank, account number or BIC differ from the current ones writes a pending proposal instead, tells
  * every admin (in the app, and by push and email), and leaves what clients see as it is until a second admin
  * approves it. Every write here locks the settings row first, so saves and decisions run one after the other.

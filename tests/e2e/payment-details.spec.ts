@@ -1,4 +1,4 @@
-// Four eyes on where clients pay (docs/decisions/033-payment-details-four-eyes.md): the demo admin proposes new bank
+// Four eyes on where clients pay (docs/decisions/032-payment-details-four-eyes.md): the demo admin proposes new bank
 // details, is told plainly that with one admin the change waits, and the client's open How to pay keeps the old ones.
 // The demo admin follows the message to Team and makes a second admin there (added as staff, then Make admin, asked
 // first with what an admin can do); the second admin sees the proposal with the old and new values and approves it;

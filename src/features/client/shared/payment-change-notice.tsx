@@ -3,7 +3,7 @@ import { type BusinessSettings, paymentDetailsChangedText, recentPaymentChange }
 import { formatDate } from '../../../../domain/format.ts';
 
 /**
- * The warning after an approved change of the payment details (docs/decisions/033-payment-details-four-eyes.md):
+ * The warning after an approved change of the payment details (docs/decisions/032-payment-details-four-eyes.md):
  * for 14 days, How to pay and Stay safe say when they changed, so a client who paid the old account before, or who
  * got a message naming new details, checks with us first. It follows the replica's row: an approval reaches an open
  * page live. Nothing when the details never changed or changed long ago.

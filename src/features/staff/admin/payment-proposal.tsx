@@ -23,7 +23,7 @@ const DONE: Record<Decision, string> = {
 };
 
 /**
- * A pending change of the payment details (docs/decisions/033-payment-details-four-eyes.md): what clients see now
+ * A pending change of the payment details (docs/decisions/032-payment-details-four-eyes.md): what clients see now
  * beside what was proposed, who proposed it and when. Another admin may approve or reject it; the admin who
  * proposed it may withdraw it, and is told plainly when nobody else could approve it. The server enforces all of
  * this; the buttons only offer what it allows.
