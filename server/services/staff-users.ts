@@ -102,23 +102,19 @@ function checkRoleChange(row: LockedUser, staff: boolean, version: number, actor
   checkUserVersion(row, version);
 }
 
-async function writeStaffRole(tx: Db, row: LockedUser, staff: boolean, actor: Actor): Promise<StaffChange<LockedUser>> {
+/** Sets the user's roles, bumps the version, and audits what changed (the roles named in `roles`). */
+async function writeRoles(tx: Db, row: LockedUser, roles: { isAdmin?: boolean; isStaff: boolean }, actor: Actor): Promise<StaffChange<LockedUser>> {
   const [updated] = await tx
     .update(users)
-    .set({ isStaff: staff, version: row.version + 1 })
+    .set({ ...roles, version: row.version + 1 })
     .where(eq(users.uid, row.uid))
     .returning();
-  const audit: AuditRecord = {
-    actor,
-    action: 'role',
-    entityType: 'user',
-    entityId: row.uid,
-    subjectUid: row.uid,
-    before: { isStaff: row.isStaff },
-    after: { isStaff: staff },
-  };
+  const before = roles.isAdmin === undefined ? { isStaff: row.isStaff } : { isAdmin: row.isAdmin, isStaff: row.isStaff };
+  const audit: AuditRecord = { actor, action: 'role', entityType: 'user', entityId: row.uid, subjectUid: row.uid, before, after: roles };
   return { done: { ...updated, presence: row.presence }, audit };
 }
+
+const writeStaffRole = (tx: Db, row: LockedUser, staff: boolean, actor: Actor) => writeRoles(tx, row, { isStaff: staff }, actor);
 
 /** The user whose admin role changes, and the uids of every admin as they are once the locks are held. */
 interface AdminChangeLock {
@@ -150,21 +146,6 @@ function checkAdminChange({ row, admins }: AdminChangeLock, admin: boolean, vers
  * Grants or takes the admin role. An admin is staff by being one, so a former admin keeps the staff workspace
  * (is_staff set) until a staff revoke; a new admin's is_staff stays as it was, for the same reason.
  */
-async function writeAdminRole(tx: Db, row: LockedUser, admin: boolean, actor: Actor): Promise<StaffChange<LockedUser>> {
-  const isStaff = admin ? row.isStaff : true;
-  const [updated] = await tx
-    .update(users)
-    .set({ isAdmin: admin, isStaff, version: row.version + 1 })
-    .where(eq(users.uid, row.uid))
-    .returning();
-  const audit: AuditRecord = {
-    actor,
-    action: 'role',
-    entityType: 'user',
-    entityId: row.uid,
-    subjectUid: row.uid,
-    before: { isAdmin: row.isAdmin, isStaff: row.isStaff },
-    after: { isAdmin: admin, isStaff },
-  };
-  return { done: { ...updated, presence: row.presence }, audit };
+function writeAdminRole(tx: Db, row: LockedUser, admin: boolean, actor: Actor): Promise<StaffChange<LockedUser>> {
+  return writeRoles(tx, row, { isAdmin: admin, isStaff: admin ? row.isStaff : true }, actor);
 }
