@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
 import { feedHead } from '../sync/change-heads.ts';
-import { sessions, users } from '../db/schema.ts';
+import { passkeys, sessions, totpFactors, users } from '../db/schema.ts';
 import { conflict, forbidden, HttpError, unauthorized } from '../platform/errors.ts';
 import { createTokenChecks, type TokenCheckOptions, type TokenChecks } from '../auth/token-checks.ts';
 import type { VerifiedToken } from '../auth/firebase.ts';
@@ -37,9 +37,14 @@ declare module 'fastify' {
     authSession: AuthSession | null;
   }
   interface FastifyInstance {
-    /** The caller, from a token checked in full within the last minute for reads; asked afresh for writes. */
+    /**
+     * The caller, from a token checked in full within the last minute for reads; asked afresh for writes. An account
+     * with a second factor is 403 SECOND_FACTOR_REQUIRED until this session has verified it.
+     */
     authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-    /** The same, always asking the identity provider: for a stream's connect, which then stays open. */
+    /** The same without the second factor: for the routes where a session verifies it (server/routes/security.ts). */
+    authenticateBeforeSecondFactor(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /** The caller, always asking the identity provider: for a stream's connect, which then stays open and carries no data. */
     authenticateFresh(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     requireStaff(request: FastifyRequest, reply: FastifyReply): Promise<void>;
@@ -56,6 +61,8 @@ export interface AuthSession {
   authTime: number;
   /** Seconds since this session verified a second factor (by the database's clock), or null when it has not. */
   secondFactorAgeSeconds: number | null;
+  /** The account has a second factor (a confirmed authenticator app or a passkey): every session must verify it. */
+  accountHasFactor: boolean;
 }
 
 /** Methods that change nothing: they may use a recent check; every other method asks the provider. */
@@ -69,7 +76,8 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * docs/decisions/011-token-checks.md). An account created on the external sign-up page has no row yet:
  * it gets one here, as a lead. The same lookup reads the caller's session (one sign-in on one device): a session
  * signed out, cut by a "sign out other devices" or of an account disabled through the portal is 401 SESSION_ENDED at
- * its next request, and staff and admin routes want the session's second factor (docs/decisions/031). A sign-in's
+ * its next request; staff and admin routes, and every route of an account that has a second factor, want the
+ * session's second factor (docs/decisions/031, 034). A sign-in's
  * first call makes its session row; later calls add a write at most once a minute ("last seen").
  */
 export const authPlugin = fp<{ tokenChecks?: Partial<TokenCheckOptions> }>(
@@ -90,9 +98,14 @@ export const authPlugin = fp<{ tokenChecks?: Partial<TokenCheckOptions> }>(
       let session: AuthSession;
       if (row.sessionId === null) {
         const opened = await openSession(app, { uid: user.uid, authTime: token.authTime, userAgent: header(request.headers['user-agent']), ip: request.ip });
-        session = { id: opened.id, authTime: token.authTime, secondFactorAgeSeconds: opened.secondFactorAgeSeconds };
+        session = { id: opened.id, authTime: token.authTime, secondFactorAgeSeconds: opened.secondFactorAgeSeconds, accountHasFactor: row.accountHasFactor };
       } else {
-        session = { id: row.sessionId, authTime: token.authTime, secondFactorAgeSeconds: row.secondFactorAgeSeconds === null ? null : Number(row.secondFactorAgeSeconds) };
+        session = {
+          id: row.sessionId,
+          authTime: token.authTime,
+          secondFactorAgeSeconds: row.secondFactorAgeSeconds === null ? null : Number(row.secondFactorAgeSeconds),
+          accountHasFactor: row.accountHasFactor,
+        };
         // At most one write a minute per session for "last seen": the lookup says when it is due.
         if (row.lastSeenDue) await touchSession(app.db, row.sessionId);
       }
@@ -100,19 +113,23 @@ export const authPlugin = fp<{ tokenChecks?: Partial<TokenCheckOptions> }>(
       request.feedHead = row.feedHead;
       request.authSession = session;
     };
-    app.decorate('authenticate', (request: FastifyRequest) => signIn(request, !READS.has(request.method)));
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      await signIn(request, !READS.has(request.method));
+      if (request.authSession?.accountHasFactor) requireSecondFactor(request, ACCOUNT_FACTOR_TEXT);
+    });
+    app.decorate('authenticateBeforeSecondFactor', (request: FastifyRequest) => signIn(request, !READS.has(request.method)));
     app.decorate('authenticateFresh', (request: FastifyRequest) => signIn(request, true));
 
-    app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
-      await app.authenticate(request, reply);
+    app.decorate('requireAdmin', async (request: FastifyRequest) => {
+      await signIn(request, !READS.has(request.method));
       if (!request.user.isAdmin) throw forbidden();
-      requireSecondFactor(request);
+      requireSecondFactor(request, STAFF_FACTOR_TEXT);
     });
 
-    app.decorate('requireStaff', async (request: FastifyRequest, reply: FastifyReply) => {
-      await app.authenticate(request, reply);
+    app.decorate('requireStaff', async (request: FastifyRequest) => {
+      await signIn(request, !READS.has(request.method));
       if (!request.user.isStaff) throw forbidden('Staff only');
-      requireSecondFactor(request);
+      requireSecondFactor(request, STAFF_FACTOR_TEXT);
     });
 
     app.decorate('requireStepUp', async (request: FastifyRequest) => {
@@ -126,11 +143,15 @@ export const authPlugin = fp<{ tokenChecks?: Partial<TokenCheckOptions> }>(
   { name: 'auth', dependencies: ['database', 'identity'] },
 );
 
-/** Staff and admin routes: this session verified a second factor (docs/decisions/031-second-factor-and-sessions.md). */
-function requireSecondFactor(request: FastifyRequest) {
-  if (request.authSession?.secondFactorAgeSeconds === null || !request.authSession) {
-    throw new HttpError(403, SECOND_FACTOR_REQUIRED, 'Verify your second factor (passkey or authenticator app) to use the staff workspace.');
-  }
+const STAFF_FACTOR_TEXT = 'Verify your second factor (passkey or authenticator app) to use the staff workspace.';
+const ACCOUNT_FACTOR_TEXT = 'Your account has a second factor: confirm this sign-in with your passkey or authenticator app to continue.';
+
+/**
+ * This session verified a second factor: wanted by staff and admin routes (docs/decisions/031) and by every route of
+ * an account that has a factor (docs/decisions/034).
+ */
+function requireSecondFactor(request: FastifyRequest, text: string) {
+  if (request.authSession?.secondFactorAgeSeconds === null || !request.authSession) throw new HttpError(403, SECOND_FACTOR_REQUIRED, text);
 }
 
 function sessionEnded(reason: SessionEndReason): HttpError {
@@ -176,6 +197,7 @@ type RoleRow = {
   ended: SessionEndReason | null;
   sessionId: string | null;
   secondFactorAgeSeconds: number | string | null;
+  accountHasFactor: boolean;
   lastSeenDue: boolean;
 };
 
@@ -184,7 +206,7 @@ type RoleRow = {
  * once per connection instead of planning it on every request. It also reads the head of the caller's sync feed, a
  * primary-key lookup of two rows, so the pull with nothing new needs no statement of its own (docs/decisions/018),
  * and the caller's session by its unique (uid, auth_time), so a signed-out or disabled session is refused at its very
- * next request with no statement of its own (docs/decisions/031).
+ * next request with no statement of its own (docs/decisions/031), and whether the account has a second factor.
  */
 function rolesOf(db: Db): (token: VerifiedToken) => Promise<RoleRow | undefined> {
   const authTime = sql.placeholder('authTime');
@@ -199,6 +221,9 @@ function rolesOf(db: Db): (token: VerifiedToken) => Promise<RoleRow | undefined>
         WHEN ${cut} THEN 'signed-out-elsewhere' END`,
       sessionId: sessions.id,
       secondFactorAgeSeconds: sql<number | string | null>`extract(epoch from now() - ${sessions.secondFactorAt})::float8`,
+      // Two primary-key or index probes: a confirmed authenticator app, or any passkey.
+      accountHasFactor: sql<boolean>`(EXISTS (SELECT 1 FROM ${totpFactors} WHERE ${totpFactors.uid} = ${users.uid} AND ${totpFactors.confirmedAt} IS NOT NULL)
+        OR EXISTS (SELECT 1 FROM ${passkeys} WHERE ${passkeys.uid} = ${users.uid}))`,
       lastSeenDue: sql<boolean>`coalesce(${sessions.lastSeenAt} < now() - interval '1 minute', false)`,
     })
     .from(users)

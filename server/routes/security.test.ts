@@ -242,6 +242,39 @@ describe.each(backends())('second factors, step-up and sessions (%s)', (backend)
     expect(status.json().data).toEqual({ required: false, verifiedAt: null, passkeys: [], totp: false, recoveryCodesLeft: 0 });
   });
 
+  it('asks a client who turned a second factor on for it in every session: every signed-in route but the ones that verify it refuses until then', async () => {
+    const client = await t.user({ client: true });
+    const { secret } = await enrolTotp(client);
+    // The enrolling session verified the factor it added.
+    expect((await call(client.headers, 'GET', '/api/sync?cursor=0')).statusCode).toBe(200);
+    await verifiedAgo(client.uid, null);
+    expect((await call(client.headers, 'GET', '/api/security')).json().data).toMatchObject({ required: true, verifiedAt: null, totp: true });
+    const beforeFactor = new Set(['GET /api/security', 'POST /api/security/verify', 'POST /api/security/passkeys/verify/options', 'POST /api/security/passkeys/verify']);
+    const send = (route: Route, headers: Record<string, string>) => call(headers, route.method, urlOf(route), route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
+    const refused: string[] = [];
+    const wrong: string[] = [];
+    // The event stream stays open and carries no data; the test-only routes are not the portal's.
+    for (const route of allRoutes(t.app).filter((r) => r.path !== '/api/events' && !r.path.startsWith('/api/__test') && !beforeFactor.has(`${r.method} ${r.path}`))) {
+      // Only the routes that want a signed-in caller: the public ones (health, unsubscribe, signed links) answer anyone.
+      if ((await send(route, {})).statusCode !== 401) continue;
+      const res = await send(route, client.headers);
+      const code = res.statusCode === 403 ? errorOf(res).code : null;
+      // Staff and admin routes refuse a client for the role first.
+      const staffOnly = code === 'FORBIDDEN' && /^(Staff only|Admins only)$/.test((res.json() as { error: { message: string } }).error.message);
+      if (code === 'SECOND_FACTOR_REQUIRED' || staffOnly) refused.push(`${route.method} ${route.path}`);
+      else wrong.push(`${route.method} ${route.path}: ${res.statusCode} ${res.body.slice(0, 160)}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(refused).toEqual(expect.arrayContaining(['GET /api/sync', 'GET /api/user', 'POST /api/refund', 'GET /api/security/sessions', 'POST /api/security/sessions/sign-out-others']));
+    expect(refused.length).toBeGreaterThanOrEqual(30);
+    expect(errorOf(await call(client.headers, 'GET', '/api/sync?cursor=0')).code).toBe('SECOND_FACTOR_REQUIRED');
+
+    const verified = await call(client.headers, 'POST', '/api/security/verify', { method: 'totp', code: codeAt(secret, 30) });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect((await call(client.headers, 'GET', '/api/sync?cursor=0')).statusCode).toBe(200);
+    expect((await call(client.headers, 'GET', '/api/user')).statusCode).toBe(200);
+  });
+
   it('enrols an authenticator app at the first staff sign-in and verifies later sessions with its codes, each code once', async () => {
     const staff = await staffWithoutFactor();
     expect((await call(staff.headers, 'GET', '/api/security')).json().data).toMatchObject({ required: true, verifiedAt: null, totp: false });

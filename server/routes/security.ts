@@ -22,14 +22,16 @@ import { listSessions, setAccountDisabled, signOutEverywhere, signOutOtherSessio
 
 /**
  * Second factors, step-up and sessions (docs/api.md, Security; docs/decisions/031-second-factor-and-sessions.md).
- * Every route is the caller's own account, open to any signed-in user: staff reach them before their session has
- * a second factor, since this is where they verify it. Adding a factor to an account that has one, removing one and
+ * Every route is the caller's own account, open to any signed-in user. The status and the verification routes are
+ * reached before the session has verified its second factor, since this is where it does; the others want it once
+ * the account has one, so a stolen password alone can neither list nor sign out the owner's devices. Adding a factor to an account that has one, removing one and
  * new recovery codes need step-up. Secrets (a new TOTP secret, recovery codes) are in the answer that makes them
  * and nowhere else. The workflows are services/second-factor.ts, services/passkeys.ts and services/sessions.ts.
  */
 export async function securityRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const signedIn = { onRequest: app.authenticate };
+  const beforeSecondFactor = { onRequest: app.authenticateBeforeSecondFactor };
   const stepUp = { onRequest: [app.authenticate, app.requireStepUp] };
   const stepUpIfEnrolled = { onRequest: [app.authenticate, (request: FastifyRequest, reply: FastifyReply) => requireStepUpIfEnrolled(app, request, reply)] };
   const tags = ['security'];
@@ -50,7 +52,7 @@ export async function securityRoutes(app: FastifyInstance) {
 
   api.get(
     '/security',
-    { ...signedIn, schema: { tags, summary: "What the caller's account has (passkeys, authenticator app, recovery codes left) and whether this session verified a second factor; never a secret", response: { 200: envelope(SecurityStatus) } } },
+    { ...beforeSecondFactor, schema: { tags, summary: "What the caller's account has (passkeys, authenticator app, recovery codes left) and whether this session verified a second factor; never a secret", response: { 200: envelope(SecurityStatus) } } },
     async (request) => ({ data: await securityStatus(app.db, request) }),
   );
 
@@ -77,7 +79,7 @@ export async function securityRoutes(app: FastifyInstance) {
 
   api.post(
     '/security/verify',
-    { ...signedIn, schema: { tags, summary: 'Verifies this session with an authenticator code or a recovery code (used up); wrong codes count toward 5 per 15 minutes (429 SECOND_FACTOR_LOCKED)', body: VerifyCodeBody, response: { 200: envelope(VerifiedAnswer) } } },
+    { ...beforeSecondFactor, schema: { tags, summary: 'Verifies this session with an authenticator code or a recovery code (used up); wrong codes count toward 5 per 15 minutes (429 SECOND_FACTOR_LOCKED)', body: VerifyCodeBody, response: { 200: envelope(VerifiedAnswer) } } },
     async (request) => ({ data: await verifyCode(app, request, request.body) }),
   );
 
@@ -101,13 +103,13 @@ export async function securityRoutes(app: FastifyInstance) {
 
   api.post(
     '/security/passkeys/verify/options',
-    { ...signedIn, schema: { tags, summary: 'WebAuthn authentication options for navigator.credentials.get (@simplewebauthn/browser startAuthentication)', response: { 200: WebAuthnOptions } } },
+    { ...beforeSecondFactor, schema: { tags, summary: 'WebAuthn authentication options for navigator.credentials.get (@simplewebauthn/browser startAuthentication)', response: { 200: WebAuthnOptions } } },
     async (request) => ({ data: (await authenticationOptions(app, request)) as unknown as Record<string, unknown> }),
   );
 
   api.post(
     '/security/passkeys/verify',
-    { ...signedIn, schema: { tags, summary: 'Verifies this session with a passkey; a refused one counts toward the limit', body: VerifyPasskeyBody, response: { 200: envelope(VerifiedAnswer) } } },
+    { ...beforeSecondFactor, schema: { tags, summary: 'Verifies this session with a passkey; a refused one counts toward the limit', body: VerifyPasskeyBody, response: { 200: envelope(VerifiedAnswer) } } },
     async (request) => ({ data: await verifyPasskey(app, request, request.body.response) }),
   );
 

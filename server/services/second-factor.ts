@@ -41,8 +41,8 @@ export const sessionOf = (request: FastifyRequest) => {
   return request.authSession;
 };
 
-/** Staff and admins must verify a second factor in every session (server/plugins/auth.ts). */
-export const factorRequired = (request: FastifyRequest) => request.user.isStaff || request.user.isAdmin;
+/** Staff and admins, and every account that has a factor, verify it in every session (server/plugins/auth.ts). */
+export const factorRequired = (request: FastifyRequest) => request.user.isStaff || request.user.isAdmin || !!request.authSession?.accountHasFactor;
 
 export function totpOf(secret: string, label: string): TOTP {
   return new TOTP({ issuer: PRODUCT_NAME, label, algorithm: 'SHA1', digits: DIGITS, period: PERIOD, secret: Secret.fromBase32(secret) });
