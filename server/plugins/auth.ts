@@ -77,7 +77,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * it gets one here, as a lead. The same lookup reads the caller's session (one sign-in on one device): a session
  * signed out, cut by a "sign out other devices" or of an account disabled through the portal is 401 SESSION_ENDED at
  * its next request; staff and admin routes, and every route of an account that has a second factor, want the
- * session's second factor (docs/decisions/031, 034). A sign-in's
+ * session's second factor (docs/decisions/031, 033). A sign-in's
  * first call makes its session row; later calls add a write at most once a minute ("last seen").
  */
 export const authPlugin = fp<{ tokenChecks?: Partial<TokenCheckOptions> }>(
@@ -148,7 +148,7 @@ const ACCOUNT_FACTOR_TEXT = 'Your account has a second factor: confirm this sign
 
 /**
  * This session verified a second factor: wanted by staff and admin routes (docs/decisions/031) and by every route of
- * an account that has a factor (docs/decisions/034).
+ * an account that has a factor (docs/decisions/033).
  */
 function requireSecondFactor(request: FastifyRequest, text: string) {
   if (request.authSession?.secondFactorAgeSeconds === null || !request.authSession) throw new HttpError(403, SECOND_FACTOR_REQUIRED, text);

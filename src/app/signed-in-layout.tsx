@@ -1,12 +1,14 @@
+import { Box } from '@chakra-ui/react';
 import { useNavigate, useRouter } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import type { Profile } from '../../domain/schemas.ts';
 import { texts } from '../../domain/texts.ts';
+import { SecondFactorGate, whenSecondFactorVerified } from '../features/auth/second-factor-gate.tsx';
 import { SignOutDialog } from '../features/auth/sign-out-dialog.tsx';
 import { usePresence } from '../features/auth/use-presence.ts';
 import { useSignOut, useSignOutWhenSessionEnds } from '../features/auth/use-sign-out.ts';
 import { StepUpDialog } from '../components/step-up-dialog.tsx';
-import { getSessionSignals } from '../lib/session-signals.ts';
+import { getSessionSignals, isSecondFactorRequired } from '../lib/session-signals.ts';
 import { UploadFilesModal } from '../features/client/files/upload-files-modal.tsx';
 import { NotificationsPopover } from '../features/client/notifications/notifications-popover.tsx';
 import { OfflineIndicator } from '../features/offline/offline-indicator.tsx';
@@ -74,6 +76,7 @@ function usePushOnThisDevice(db: PortalDb): void {
 function ProfileGate({ db, children }: { db: PortalDb; children: ReactNode }) {
   const profile = useProfile();
   const navigate = useNavigate();
+  const router = useRouter();
   const onLogout = useSignOut();
   const engine = useSyncEngine();
   const [uploadOpen, setUploadOpen] = useState(false);
@@ -81,23 +84,47 @@ function ProfileGate({ db, children }: { db: PortalDb; children: ReactNode }) {
   useGuardsFollowRoles(profile);
   useSignOutWhenSessionEnds();
 
+  // The profile is refused until an account with a second factor has verified it in this session: the gate asks.
+  const [waitingForFactor, setWaitingForFactor] = useState(false);
   useEffect(() => {
     let cancelled = false;
-    loadProfile(db).catch(async () => {
-      // A session the server ended has its own way out, with its reason (useSignOutWhenSessionEnds).
-      if (cancelled || getSessionSignals().ended) return;
-      // Spec: a failed profile load shows the message, goes to /login and turns the loader off.
-      showMessage(texts.tryAgainLater, 'error');
-      await signOut().catch(() => undefined);
-      await navigate({ to: '/login' });
-      setLoading(false);
-    });
+    const load = (): Promise<void> =>
+      loadProfile(db).then(
+        () => undefined,
+        async (err: unknown) => {
+          // A session the server ended has its own way out, with its reason (useSignOutWhenSessionEnds).
+          if (cancelled || getSessionSignals().ended) return;
+          if (isSecondFactorRequired(err)) {
+            setWaitingForFactor(true);
+            setLoading(false);
+            await whenSecondFactorVerified(db);
+            if (cancelled) return;
+            setWaitingForFactor(false);
+            await load();
+            // The route guards ran without the roles: they read them now.
+            await router.invalidate();
+            return;
+          }
+          // Spec: a failed profile load shows the message, goes to /login and turns the loader off.
+          showMessage(texts.tryAgainLater, 'error');
+          await signOut().catch(() => undefined);
+          await navigate({ to: '/login' });
+          setLoading(false);
+        },
+      );
+    void load().catch(() => undefined);
     return () => {
       cancelled = true;
     };
-  }, [db, navigate]);
+  }, [db, navigate, router]);
 
-  if (!profile) return null;
+  if (!profile) {
+    return waitingForFactor ? (
+      <Box maxWidth="560px" mx="auto" px="4" py={{ base: '6', md: '16' }}>
+        <SecondFactorGate check>{null}</SecondFactorGate>
+      </Box>
+    ) : null;
+  }
   return (
     <AppLayout
       displayName={greetingName(profile)}

@@ -72,6 +72,11 @@ export async function noteSessionAnswer(res: Response): Promise<SessionEndReason
   return reason;
 }
 
+/** A 403 SECOND_FACTOR_REQUIRED: this session has not verified the account's second factor yet (the gate asks for it). */
+export function isSecondFactorRequired(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 403 && err.code === SECOND_FACTOR_REQUIRED;
+}
+
 export function isStepUpRequired(err: unknown): boolean {
   return err instanceof ApiError && err.status === 403 && err.code === STEP_UP_REQUIRED;
 }

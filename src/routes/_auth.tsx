@@ -1,6 +1,7 @@
 import { Outlet, createFileRoute, redirect } from '@tanstack/react-router';
 import { loadFullSystem } from '../app/app-system.ts';
 import { SignedInLayout } from '../app/signed-in-layout.tsx';
+import { SecondFactorGate } from '../features/auth/second-factor-gate.tsx';
 
 /** Pathless guard (TanStack's authenticated-routes pattern): unauthenticated users go to /login. */
 export const Route = createFileRoute('/_auth')({
@@ -17,7 +18,10 @@ function AuthenticatedLayout() {
   if (!auth.userId) return null;
   return (
     <SignedInLayout key={auth.userId} uid={auth.userId}>
-      <Outlet />
+      {/* An account with a second factor verifies it in every session: the server refuses its calls until then. */}
+      <SecondFactorGate>
+        <Outlet />
+      </SecondFactorGate>
     </SignedInLayout>
   );
 }

@@ -1,12 +1,12 @@
 // The second factor and the sessions, end to end (docs/api.md, Security): a new staff account enrols a passkey in
 // Chromium's virtual authenticator and reaches the queue; a second session of it meets the verification screen while
 // the server refuses its staff calls; a recovery code opens a session once and not twice; the demo staff account
-// passes with an authenticator code computed here; a device signed out from Settings → Security returns to the login
-// page with the reason at its next call. Every test uses fresh accounts except the TOTP one (the demo staff).
+// passes with an authenticator code computed here; a client who turns on an authenticator app is asked for it at the
+// next sign-in; a device signed out from Settings → Security returns to the login page with the reason at its next call. Every test uses fresh accounts except the TOTP one (the demo staff).
 import { type Browser, type Page, expect, test } from '@playwright/test';
 import { SESSION_END_TEXTS } from '../../domain/security.ts';
 import { texts } from '../../domain/texts.ts';
-import { DEMO, bearer, createEmulatorUser, dataOf, gateCard, idToken, nextTotpCode, openContext, shotBoth, signIn, verifyApiSession } from './support/fixtures.ts';
+import { DEMO, bearer, createEmulatorUser, dataOf, gateCard, idToken, nextTotpCode, openContext, shotBoth, signIn, totpCode, verifyApiSession } from './support/fixtures.ts';
 
 const PASSWORD = 'Secure#2026';
 let counter = 0;
@@ -125,6 +125,44 @@ test('the demo staff account passes the gate with an authenticator code computed
   await page.getByRole('button', { name: 'Verify code' }).click();
   await expect(queueHeading(page)).toBeVisible();
   await page.context().close();
+});
+
+test('a client who turns on an authenticator app in Settings → Security is asked for it at the next sign-in, and the server refuses that session until then', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const email = freshEmail('client-factor');
+  await createEmulatorUser(email, PASSWORD);
+  const here = await openContext(browser);
+  await signIn(here, email, PASSWORD);
+  await here.goto('/settings?tab=security');
+  await expect(here.getByText('Recommended: with a second step')).toBeVisible();
+  await here.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  await here.getByRole('button', { name: 'Set up the authenticator app' }).click();
+  const secret = await here.getByLabel('Or type this secret into the app').inputValue();
+  await here.getByLabel('2. Enter the 6-digit code the app shows').fill(totpCode(secret));
+  await here.getByRole('button', { name: 'Turn on the authenticator app' }).click();
+  await expect(here.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
+  await here.getByRole('button', { name: 'I have saved them' }).click();
+  await expect(here.getByText('On: every sign-in to your account asks for your passkey')).toBeVisible();
+
+  // Another device: the password alone shows the verification screen, and the server refuses the session's reads.
+  const there = await openContext(browser);
+  await signIn(there, email, PASSWORD);
+  await expect(there.getByRole('heading', { name: 'Confirm it’s you' })).toBeVisible({ timeout: 20_000 });
+  await expect(there.getByRole('button', { name: 'Use your passkey' })).toHaveCount(0);
+  expect(await callFromPage(there, '/sync?cursor=0')).toEqual({ status: 403, code: 'SECOND_FACTOR_REQUIRED' });
+  expect(await callFromPage(there, '/user')).toEqual({ status: 403, code: 'SECOND_FACTOR_REQUIRED' });
+  expect((await callFromPage(here, '/sync?cursor=0')).status).toBe(200);
+  await shotBoth(there, 'security-client-gate', { noSidewaysScroll: true });
+  // The step after the one that turned the app on: each step's code is accepted once.
+  await there.getByLabel('6-digit code from your authenticator app').fill(totpCode(secret, Math.floor(Date.now() / 30_000) + 1));
+  await there.getByRole('button', { name: 'Verify code' }).click();
+  await expect(gateCard(there)).toHaveCount(0);
+  await expect(there.getByTestId('second-factor-checking')).toHaveCount(0);
+  expect((await callFromPage(there, '/sync?cursor=0')).status).toBe(200);
+  await there.goto('/settings?tab=security');
+  await expect(there.getByText('On: every sign-in to your account asks for your passkey')).toBeVisible();
+  await here.context().close();
+  await there.context().close();
 });
 
 test('Settings → Security: the devices; signing out the other one sends it to the login page with the reason at its next call, its unsent change not reported as sent', async ({ browser }) => {

@@ -4,7 +4,8 @@ import { commandKinds } from './commands/kinds.ts';
 import type { PortalDb } from '../db.ts';
 import { releaseHeld } from './commands/outbox.ts';
 import { hasRole } from '../../../domain/roles.ts';
-import { SECOND_FACTOR_REQUIRED, SESSION_ENDED } from '../../../domain/security.ts';
+import { SESSION_ENDED } from '../../../domain/security.ts';
+import { isSecondFactorRequired } from '../session-signals.ts';
 import { recordSyncError, type SyncErrorKey } from './health.ts';
 import { listenForPokes } from './pokes.ts';
 import { type FetchSyncPage, SYNC_ERROR_KEY, fetchSyncPage, pull, readRejectedRows, rereadFromStart } from './pull.ts';
@@ -193,7 +194,7 @@ function singleFlight(db: PortalDb, errorKey: SyncErrorKey, pull: () => Promise<
  * so they are no sync failure to show.
  */
 function isAboutTheSession(err: unknown): boolean {
-  return err instanceof ApiError && ((err.status === 401 && err.code === SESSION_ENDED) || (err.status === 403 && err.code === SECOND_FACTOR_REQUIRED));
+  return (err instanceof ApiError && err.status === 401 && err.code === SESSION_ENDED) || isSecondFactorRequired(err);
 }
 
 const OutboxSyncMessage = z.object({ type: z.literal('outbox-sync') });

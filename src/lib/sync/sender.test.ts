@@ -541,4 +541,25 @@ describe('sender loop, several lanes at once', () => {
     await sender.done;
     resetSessionSignals();
   });
+
+  it('a 403 SECOND_FACTOR_REQUIRED keeps the command waiting in words (not failed), tells the gate, and sends it once the session is verified', async () => {
+    resetSessionSignals();
+    const clock = fakeClock();
+    const network = gatedNetwork();
+    await queueContact(db, 'c1');
+    const sender = startSender(db, makeDeps(clock, network), controller.signal);
+    await vi.waitFor(() => expect(network.ids()).toEqual(['c1']));
+    const required = { error: { code: 'SECOND_FACTOR_REQUIRED', message: 'Confirm this sign-in' } };
+    network.of('c1').answer(new Response(JSON.stringify(required), { status: 403, headers: { 'content-type': 'application/json' } }));
+    await vi.waitFor(async () => expect(await db.outbox.get({ commandId: 'c1' })).toMatchObject({ status: 'pending', error: outboxWords.secondFactor }));
+    expect(getSessionSignals().secondFactorAsked).toBe(1);
+    expect(await db.contactRequests.get('c1')).toMatchObject({ pending: true });
+    clock.advance(750);
+    await vi.waitFor(() => expect(network.ids()).toEqual(['c1', 'c1']));
+    network.of('c1').answer(created('c1'));
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+    controller.abort();
+    await sender.done;
+    resetSessionSignals();
+  });
 });

@@ -4,6 +4,7 @@ import { ApiError, NetworkError } from '../api-errors.ts';
 import type { AnswerHandler } from './commands/kind.ts';
 import { type CommandKind, type CommandStatus, commandTables, type OutboxCommand, type PortalDb } from '../db.ts';
 import { getIdToken } from '../firebase.ts';
+import { SECOND_FACTOR_REQUIRED } from '../../../domain/security.ts';
 import { noteSessionAnswer } from '../session-signals.ts';
 import { wakeChannelName } from './commands/outbox.ts';
 import { outboxWords } from './commands/outbox-words.ts';
@@ -148,6 +149,8 @@ async function attempt(db: PortalDb, command: OutboxCommand, deps: SenderDeps, t
     return retryLater(db, command, deps, outboxWords.unreachable, true);
   }
   if (response.status === 401) return hold(db, command);
+  // This session has not verified the account's second factor: the gate asks for it (session-signals.ts), the command waits.
+  if (await isSecondFactorRequired(response)) return retryLater(db, command, deps, outboxWords.secondFactor, true);
   if (response.status === 507) return retryLater(db, command, deps, outboxWords.storageFull, true);
   if (response.status >= 500 || response.status === 429 || response.status === 408) return retryLater(db, command, deps, outboxWords.serverBusy, true);
   // Its own first attempt still runs on the server: about this command only.
@@ -199,15 +202,26 @@ async function applyAnswer(db: PortalDb, command: OutboxCommand, data: unknown, 
 
 class HeldError extends Error {}
 
-/** A 409 from the idempotency layer means "the first attempt is still running": its answer will be replayed. Other 409s are final. */
-async function isStillRunning(response: Response): Promise<boolean> {
-  if (response.status !== 409) return false;
-  const code = await response
+/** The error code of an answer's body, read from a clone so the body stays readable. */
+function errorCode(response: Response): Promise<string | undefined> {
+  return response
     .clone()
     .json()
     .then((body: { error?: { code?: string } }) => body.error?.code)
     .catch(() => undefined);
+}
+
+/** A 409 from the idempotency layer means "the first attempt is still running": its answer will be replayed. Other 409s are final. */
+async function isStillRunning(response: Response): Promise<boolean> {
+  if (response.status !== 409) return false;
+  const code = await errorCode(response);
   return code === 'IDEMPOTENCY_IN_PROGRESS' || code === 'IDEMPOTENCY_RETRY';
+}
+
+async function isSecondFactorRequired(response: Response): Promise<boolean> {
+  if (response.status !== 403 || (await errorCode(response)) !== SECOND_FACTOR_REQUIRED) return false;
+  await noteSessionAnswer(response);
+  return true;
 }
 
 type SharedToken = ReturnType<typeof sharedToken>;

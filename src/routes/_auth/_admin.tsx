@@ -1,7 +1,7 @@
 import { Outlet, createFileRoute } from '@tanstack/react-router';
 import { AccessRefused, AccessRefusedPanel } from '../../components/access-refused.tsx';
 import { hasRole } from '../../../domain/roles.ts';
-import { SecondFactorGate } from '../../features/staff/shared/second-factor-gate.tsx';
+import { SecondFactorGate } from '../../features/auth/second-factor-gate.tsx';
 
 /**
  * Pathless guard of the administrators' pages (Create Notification, Create User, Team). A non-admin is told
@@ -14,7 +14,7 @@ export const Route = createFileRoute('/_auth/_admin')({
   errorComponent: AccessRefusedPanel,
   // The server refuses every staff and admin call of a session without its second factor: the gate asks for it first.
   component: () => (
-    <SecondFactorGate>
+    <SecondFactorGate check>
       <Outlet />
     </SecondFactorGate>
   ),

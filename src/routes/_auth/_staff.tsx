@@ -1,6 +1,6 @@
 import { Outlet, createFileRoute, redirect } from '@tanstack/react-router';
 import { hasRole } from '../../../domain/roles.ts';
-import { SecondFactorGate } from '../../features/staff/shared/second-factor-gate.tsx';
+import { SecondFactorGate } from '../../features/auth/second-factor-gate.tsx';
 
 /**
  * Pathless guard of the staff workspace (/staff/*): support staff and admins only. Anyone else goes home;
@@ -12,7 +12,7 @@ export const Route = createFileRoute('/_auth/_staff')({
   },
   // The server refuses every staff and admin call of a session without its second factor: the gate asks for it first.
   component: () => (
-    <SecondFactorGate>
+    <SecondFactorGate check>
       <Outlet />
     </SecondFactorGate>
   ),

@@ -34,7 +34,8 @@ type Confirming = { kind: 'passkey'; passkey: PasskeyItem } | { kind: 'totp' } |
 
 /**
  * Settings → Security, the second factor: passkeys, the authenticator app and the recovery codes. Required for staff
- * (the server refuses to remove their last factor), recommended for clients. Changes to an account that has a factor
+ * (the server refuses to remove their last factor), recommended for clients, whose every sign-in asks for it once they
+ * have one. Changes to an account that has a factor
  * ask for it again (step-up, the shared dialog).
  */
 export function SecondFactorSection({ staff }: { staff: boolean }) {
@@ -77,7 +78,9 @@ export function SecondFactorSection({ staff }: { staff: boolean }) {
       <Text color="fg.muted">
         {staff
           ? 'Staff accounts confirm every sign-in with a passkey or an authenticator app.'
-          : 'Recommended: with a second step, a stolen password alone cannot open your account.'}
+          : loaded && 'status' in loaded && loaded.status.required
+            ? 'On: every sign-in to your account asks for your passkey or a code from your authenticator app.'
+            : 'Recommended: with a second step, a stolen password alone cannot open your account.'}
       </Text>
       {codes ? (
         <RecoveryCodesPanel codes={codes} onDone={() => setCodes(null)} />

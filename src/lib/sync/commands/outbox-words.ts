@@ -12,6 +12,8 @@ export const outboxWords = {
   serverBusy: 'The server is busy right now. It will try again automatically.',
   /** The server's own words for a 507 (docs/decisions/023): the write waits here, nothing is lost. */
   storageFull: 'The server is out of storage space; your request is kept on your device and will be sent later.',
+  /** A 403 SECOND_FACTOR_REQUIRED: the screen asks for the factor, and the write goes once this sign-in is confirmed. */
+  secondFactor: 'Waiting for you to confirm this sign-in with your second factor. It will be sent right after.',
 } as const;
 
 /** The browsers' texts for a request that never got an answer, and our own for the same. */

@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { SecurityStatus } from '../../../../domain/security.ts';
+import type { SecurityStatus } from '../../../domain/security.ts';
 import { type GateAnswer, secondFactorGateMachine } from './second-factor-gate.machine.ts';
 
 const status = (patch: Partial<SecurityStatus> = {}): SecurityStatus => ({ required: true, verifiedAt: null, passkeys: [], totp: false, recoveryCodesLeft: 0, ...patch });
 const passkey = { id: 'p1', name: 'Laptop', createdAt: '2026-11-28T10:00:00.000Z', lastUsedAt: null };
 
 /** A gate whose server answers, one call after another, what `answers` lists (the last one again when they run out). */
-function gate(answers: (GateAnswer | Error)[]) {
+function gate(answers: (GateAnswer | Error)[], { check = true } = {}) {
   const remember = vi.fn();
   const forget = vi.fn();
   let calls = 0;
@@ -18,12 +18,14 @@ function gate(answers: (GateAnswer | Error)[]) {
   });
   const actor = createActor(secondFactorGateMachine.provide({ actions: { remember, forget }, actors: { askStatus: fromPromise(askStatus) } }));
   actor.start();
+  // The staff workspace asks first; a client's screens wait for a 403.
+  if (check) actor.send({ type: 'CHECK' });
   return { actor, remember, forget, askStatus };
 }
 
 const settled = (actor: ReturnType<typeof gate>['actor']) => waitFor(actor, (s) => !s.matches('checking'));
 
-describe('the staff second-factor gate', () => {
+describe('the second-factor gate', () => {
   it('an account without a factor enrols, sees its recovery codes once, then the server lets the session in', async () => {
     const { actor, remember } = gate([{ kind: 'status', status: status() }, { kind: 'status', status: status({ passkeys: [passkey], verifiedAt: '2026-11-28T10:00:00.000Z' }) }]);
     expect((await settled(actor)).value).toBe('enrolling');
@@ -55,6 +57,20 @@ describe('the staff second-factor gate', () => {
   it('a client (nothing required) passes at once', async () => {
     const { actor } = gate([{ kind: 'status', status: status({ required: false }) }]);
     expect((await settled(actor)).value).toBe('open');
+  });
+
+  it("a client's screens open without asking; a 403 SECOND_FACTOR_REQUIRED (an account with a factor) asks, and verification opens them", async () => {
+    const { actor, askStatus, remember } = gate([{ kind: 'status', status: status({ totp: true }) }, { kind: 'status', status: status({ totp: true, verifiedAt: '2026-11-28T10:00:00.000Z' }) }], { check: false });
+    expect(actor.getSnapshot().value).toBe('unchecked');
+    expect(askStatus).not.toHaveBeenCalled();
+    actor.send({ type: 'RETRY' });
+    expect(actor.getSnapshot().value).toBe('unchecked');
+    actor.send({ type: 'REQUIRED_AGAIN' });
+    expect((await settled(actor)).value).toBe('verifying');
+    expect(remember).not.toHaveBeenCalled();
+    actor.send({ type: 'VERIFIED' });
+    expect((await settled(actor)).value).toBe('open');
+    expect(remember).toHaveBeenCalledOnce();
   });
 
   it('offline, a session this device saw verify reads its copies; one it did not waits for the connection', async () => {

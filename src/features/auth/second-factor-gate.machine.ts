@@ -1,5 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
-import type { SecurityStatus } from '../../../../domain/security.ts';
+import { type ActorRefFrom, assign, fromPromise, setup } from 'xstate';
+import type { SecurityStatus } from '../../../domain/security.ts';
 
 /**
  * What the server says when the gate asks: the account's factors and this session's state, or that it cannot be
@@ -8,13 +8,15 @@ import type { SecurityStatus } from '../../../../domain/security.ts';
 export type GateAnswer = { kind: 'status'; status: SecurityStatus } | { kind: 'unreachable'; verifiedHere: boolean };
 
 export type GateEvent =
+  /** The staff workspace opens: it asks the server before showing anything. */
+  | { type: 'CHECK' }
   /** A factor was added (a passkey or an authenticator); a first factor's answer carries the recovery codes. */
   | { type: 'ENROLLED'; recoveryCodes?: string[] }
   /** The person confirmed they saved the recovery codes. */
   | { type: 'CODES_SAVED' }
   /** The session verified its second factor (passkey, code or recovery code). */
   | { type: 'VERIFIED' }
-  /** A staff call answered 403 SECOND_FACTOR_REQUIRED: the server no longer counts this session as verified. */
+  /** A call answered 403 SECOND_FACTOR_REQUIRED: the server does not count this session as verified. */
   | { type: 'REQUIRED_AGAIN' }
   /** Try again: back online, or the person's Retry. */
   | { type: 'RETRY' };
@@ -29,11 +31,14 @@ export function hasFactor(status: SecurityStatus): boolean {
 }
 
 /**
- * The staff workspace's second-factor gate (docs/api.md, Security). The server enforces the factor on every staff
- * route; the gate is the screens' side: it asks GET /api/security, shows enrolment (no factor yet, then the recovery
- * codes once) or verification, and opens the workspace once this session is verified. Offline, a session this
- * device saw verify keeps reading the workspace's copies; one it did not see verify waits for the connection, since
- * only the server can check a factor. Side effects are injected actors and actions (tests use `.provide()`).
+ * The second-factor gate of the signed-in screens (docs/api.md, Security; docs/decisions/033). The server enforces
+ * the factor on every staff route and on every route of an account that has one; the gate is the screens' side. A
+ * client's screens open at once (`unchecked`): most clients have no factor, and asking first would hold every start
+ * on the network; the first 403 SECOND_FACTOR_REQUIRED (the first pull of a new sign-in) closes them. The staff
+ * workspace asks first (CHECK). Either way the gate asks GET /api/security, shows enrolment (staff with no factor
+ * yet, then the recovery codes once) or verification, and opens once this session is verified. Offline, a session
+ * this device saw verify keeps reading its copies; one it did not see verify waits for the connection, since only
+ * the server can check a factor. Side effects are injected actors and actions (tests use `.provide()`).
  */
 export const secondFactorGateMachine = setup({
   types: {
@@ -52,8 +57,12 @@ export const secondFactorGateMachine = setup({
 }).createMachine({
   id: 'secondFactorGate',
   context: { status: null, recoveryCodes: null, error: null },
-  initial: 'checking',
+  initial: 'unchecked',
   states: {
+    /** Nothing asked yet: a client's screens show; the staff workspace's CHECK or any 403 SECOND_FACTOR_REQUIRED asks. */
+    unchecked: {
+      on: { CHECK: 'checking', REQUIRED_AGAIN: 'checking' },
+    },
     checking: {
       invoke: {
         src: 'askStatus',
@@ -99,3 +108,5 @@ export const secondFactorGateMachine = setup({
     },
   },
 });
+
+export type GateActor = ActorRefFrom<typeof secondFactorGateMachine>;
