@@ -122,6 +122,7 @@ function ProfileGate({ db, children }: { db: PortalDb; children: ReactNode }) {
     return waitingForFactor ? (
       <Box maxWidth="560px" mx="auto" px="4" py={{ base: '6', md: '16' }}>
         <SecondFactorGate check>{null}</SecondFactorGate>
+        <SignOutDialog />
       </Box>
     ) : null;
   }

@@ -149,6 +149,8 @@ test('a client who turns on an authenticator app in Settings → Security is ask
   await signIn(there, email, PASSWORD);
   await expect(there.getByRole('heading', { name: 'Confirm it’s you' })).toBeVisible({ timeout: 20_000 });
   await expect(there.getByRole('button', { name: 'Use your passkey' })).toHaveCount(0);
+  // Before the app's menu: the card itself offers the way out.
+  await expect(gateCard(there).getByRole('button', { name: 'Sign out' })).toBeVisible();
   expect(await callFromPage(there, '/sync?cursor=0')).toEqual({ status: 403, code: 'SECOND_FACTOR_REQUIRED' });
   expect(await callFromPage(there, '/user')).toEqual({ status: 403, code: 'SECOND_FACTOR_REQUIRED' });
   expect((await callFromPage(here, '/sync?cursor=0')).status).toBe(200);

@@ -4,6 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { AddPasskeyForm, AuthenticatorSetup, RecoveryCodesPanel } from '../../components/second-factor-setup.tsx';
 import { SecondFactorVerify } from '../../components/second-factor-verify.tsx';
 import type { GateActor } from './second-factor-gate.machine.ts';
+import { useSignOut } from './use-sign-out.ts';
 
 /**
  * What the gate shows while it is closed: enrolment, the recovery codes once, verification, or why it waits. Loaded
@@ -48,6 +49,7 @@ export function SecondFactorGateCard({ actor }: { actor: GateActor }) {
 }
 
 function GateCard({ title, children }: { title: string; children: ReactNode }) {
+  const signOut = useSignOut();
   return (
     <Card.Root as="section" variant="elevated" bg="portal.white" maxWidth="560px" aria-labelledby="second-factor-title" data-testid="second-factor-gate">
       <Card.Header px={{ base: '4', md: '6' }}>
@@ -58,6 +60,15 @@ function GateCard({ title, children }: { title: string; children: ReactNode }) {
       <Card.Body pt="3" px={{ base: '4', md: '6' }}>
         {children}
       </Card.Body>
+      {/* Shown before the app's menu too (the profile waits for the factor): never a screen without a way out. */}
+      <Card.Footer px={{ base: '4', md: '6' }} borderTopWidth="1px" borderColor="portal.border" pt="4">
+        <Text fontSize="sm" color="fg.muted">
+          Not you, or no access to your second step?{' '}
+          <Button variant="plain" colorPalette="brand" color="brand.fg" size="sm" px="0" h="auto" onClick={signOut}>
+            Sign out
+          </Button>
+        </Text>
+      </Card.Footer>
     </Card.Root>
   );
 }
