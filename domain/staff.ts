@@ -232,7 +232,7 @@ export const QueuePage = z.object({
 });
 export type QueuePage = z.infer<typeof QueuePage>;
 
-export const auditActions = ['approve', 'price', 'transition', 'payment', 'contract', 'deliver', 'role', 'notification', 'reply', 'thread', 'refund', 'tracking-link', 'business-settings', 'payment-details-proposed', 'payment-details-approved', 'payment-details-rejected', 'payment-details-withdrawn', 'delivery-retry', 'second-factor', 'session', 'account-disabled'] as const;
+export const auditActions = ['approve', 'price', 'transition', 'payment', 'contract', 'deliver', 'role', 'notification', 'reply', 'thread', 'refund', 'tracking-link', 'business-settings', 'payment-details-proposed', 'payment-details-approved', 'payment-details-rejected', 'payment-details-withdrawn', 'delivery-retry', 'second-factor', 'session', 'account-disabled', 'client-data-exported'] as const;
 export const AuditEntry = z.object({
   id: z.string(),
   at: z.string(),

@@ -218,7 +218,7 @@ describe.each(backends())('second factors, step-up and sessions (%s)', (backend)
     }
     const listed = guarded.map((r) => `${r.method} ${r.path}`);
     for (const route of routes.filter((r) => r.path.startsWith('/api/staff/') || r.path.startsWith('/api/admin/'))) expect(listed).toContain(`${route.method} ${route.path}`);
-    expect(listed).toEqual(expect.arrayContaining(['POST /api/notification', 'PUT /api/staff/business-settings', 'PUT /api/staff/users/:uid/disabled']));
+    expect(listed).toEqual(expect.arrayContaining(['POST /api/notification', 'PUT /api/staff/business-settings', 'PUT /api/staff/users/:uid/disabled', 'GET /api/staff/clients/:uid/export']));
     const wrong: string[] = [];
     for (const route of guarded) {
       const res = await send(route, admin.headers);
@@ -380,8 +380,9 @@ describe.each(backends())('second factors, step-up and sessions (%s)', (backend)
     // Business settings and a payment-details approval: refused before the body or the proposal is even looked at.
     const settings = () => call(admin.headers, 'PUT', '/api/staff/business-settings', {});
     const approve = () => call(admin.headers, 'POST', `/api/staff/business-settings/proposals/${SOME_ID}/approve`);
+    const exportData = () => call(admin.headers, 'GET', `/api/staff/clients/${member.uid}/export`);
     await verifiedAgo(admin.uid, 6 * 60);
-    for (const res of [await role(), await create(), await disable(), await settings(), await approve(), await call(admin.headers, 'POST', '/api/security/recovery-codes'), await call(admin.headers, 'DELETE', '/api/security/totp'), await call(admin.headers, 'POST', '/api/security/passkeys/options'), await call(admin.headers, 'POST', '/api/security/totp')]) {
+    for (const res of [await role(), await create(), await disable(), await settings(), await approve(), await exportData(), await call(admin.headers, 'POST', '/api/security/recovery-codes'), await call(admin.headers, 'DELETE', '/api/security/totp'), await call(admin.headers, 'POST', '/api/security/passkeys/options'), await call(admin.headers, 'POST', '/api/security/totp')]) {
       expect(res.statusCode, res.body).toBe(403);
       expect(errorOf(res).code).toBe('STEP_UP_REQUIRED');
     }

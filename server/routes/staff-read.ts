@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ClientExport, clientExportFileName } from '../../domain/client-export.ts';
 import { envelope } from '../../domain/schemas.ts';
 import { ClientFile, QueuePage, QueueQuery, RequestFile, TeamMember } from '../../domain/staff.ts';
 import type { users } from '../db/schema.ts';
 import { createSignedLinks } from '../files/signed-links.ts';
-import { sendStoredFile } from '../files/storage.ts';
+import { contentDisposition, sendStoredFile } from '../files/storage.ts';
 import { clientName } from '../serialize/rows.ts';
+import { exportClientData } from '../services/client-export.ts';
 import { storedFileById } from '../services/downloads.ts';
 import { openClientFile, openRequestFile } from '../services/staff-pages.ts';
 import { noNul, queuePage } from '../services/staff-queue.ts';
@@ -25,9 +27,10 @@ const LookupQuery = z.strictObject({
 });
 
 /**
- * Staff workspace reads: queue, client page, request page, team, file download (docs/api.md, "Staff").
- * Everything here is read-only (opening a page records it for the offline replica); the writes live in
- * staff-actions.ts and staff-support.ts, the queries in services/staff-queue.ts, staff-pages.ts and team.ts.
+ * Staff workspace reads: queue, client page, request page, team, file download, a client's data export (docs/api.md,
+ * "Staff"). Everything here is read-only (opening a page records it for the offline replica; an export writes its
+ * audit row); the writes live in staff-actions.ts and staff-support.ts, the queries in services/staff-queue.ts,
+ * staff-pages.ts, team.ts and client-export.ts.
  */
 export async function staffReadRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -48,6 +51,27 @@ export async function staffReadRoutes(app: FastifyInstance) {
     '/staff/clients/:uid',
     { ...staff, schema: { tags: ['staff'], summary: "A client's whole file", params: ClientParams, response: { 200: envelope(ClientFile) } } },
     async (request) => ({ data: await openClientFile(app.db, links, request.user.uid, request.params.uid) }),
+  );
+
+  api.get(
+    '/staff/clients/:uid/export',
+    {
+      // Step-up: a stolen, still signed-in device must not carry a client's whole file away.
+      onRequest: [app.requireStaff, app.requireStepUp],
+      schema: {
+        tags: ['staff'],
+        summary: "Downloads the data the portal holds on a client as one JSON file (step-up; audited): profile, requests with payments, refunds and status history, threads, notifications, file details, sessions; never a secret",
+        params: ClientParams,
+        response: { 200: ClientExport },
+      },
+    },
+    async (request, reply) => {
+      const document = await exportClientData(app, request, request.params.uid);
+      return reply
+        .header('content-disposition', contentDisposition(clientExportFileName(request.params.uid, new Date(document.exportedAt))))
+        .header('cache-control', 'no-store')
+        .send(document);
+    },
   );
 
   api.get(

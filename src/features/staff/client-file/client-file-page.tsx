@@ -19,6 +19,7 @@ import { clientConflictChanges, parseClient } from './client-conflict.ts';
 import { InitialFormCard, ProfileCard } from './profile-cards.tsx';
 import { RoleCard } from './role-card.tsx';
 import { AccountAccessButton } from '../shared/account-access-button.tsx';
+import { ExportDataButton } from './export-data-button.tsx';
 import { SectionCard } from '../shared/section-card.tsx';
 
 /** A client's whole file for support: who they are, what they asked, paid and sent, and what was done. */
@@ -101,6 +102,15 @@ function ClientFileView({ file, refreshing, reload }: { file: ClientFile; refres
         <ProfileCard client={client} />
         <InitialFormCard client={client} />
       </SimpleGrid>
+      <SectionCard title="Client data">
+        <Stack gap="3" align="start">
+          <Text color="fg.muted" fontSize="sm">
+            Everything the portal holds on {personName(client)} as one JSON file: profile, requests, payments, refunds, conversations, notifications, file details and
+            devices. No internal notes and no security codes. You confirm your second factor again if it was more than 5 minutes ago; every export is in the history.
+          </Text>
+          <ExportDataButton uid={client.uid} name={personName(client)} />
+        </Stack>
+      </SectionCard>
       {isAdmin && <RoleCard client={client} action={action} />}
       {isAdmin && client.uid !== me && (
         <SectionCard title="Account access">

@@ -23,6 +23,7 @@ const actionText: Record<AuditEntry['action'], string> = {
   'second-factor': 'Changed a second factor',
   session: 'Signed out a device',
   'account-disabled': 'Disabled or enabled the account',
+  'client-data-exported': "Exported the client's data",
 };
 
 /** A conversation closed or reopened, a refund approved or declined: the entry's own outcome says which. */
