@@ -92,6 +92,11 @@ export async function signOutOtherSessions(): Promise<void> {
   await send('/security/sessions/sign-out-others', 'POST', {}, Anything);
 }
 
+/** Every device, this one too: the caller signs this device out as a session the server ended (session-signals.ts). */
+export async function signOutEverywhere(): Promise<void> {
+  await sendNoContent('/security/sessions/sign-out-everywhere', 'POST');
+}
+
 /** PUT /api/staff/users/:uid/disabled (admins, step-up): the account's sessions end at their next request. */
 export function setAccountDisabled(uid: string, disabled: boolean): Promise<z.infer<typeof AccountDisabledAnswer>> {
   return send(`/staff/users/${encodeURIComponent(uid)}/disabled`, 'PUT', { disabled }, AccountDisabledAnswer);

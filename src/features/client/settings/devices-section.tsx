@@ -5,7 +5,8 @@ import { formatDateTime } from '../../../../domain/format.ts';
 import { ConfirmPopup } from '../../../components/confirm-popup.tsx';
 import { NetworkError } from '../../../lib/api-errors.ts';
 import { useOnline } from '../../../lib/pwa.ts';
-import { type SessionItem, fetchSessions, signOutOtherSessions, signOutSession } from '../../../lib/security.ts';
+import { type SessionItem, fetchSessions, signOutEverywhere, signOutOtherSessions, signOutSession } from '../../../lib/security.ts';
+import { reportSessionEnded } from '../../../lib/session-signals.ts';
 import { showMessage } from '../../../lib/ui-state.ts';
 import { failureText, useOnlineAction } from '../../../lib/use-online-action.ts';
 
@@ -13,13 +14,13 @@ type Loaded = { sessions: SessionItem[] } | { error: string; offline: boolean } 
 
 /**
  * Settings → Security, the signed-in devices: browser and system, approximate place, first and last seen, this device
- * marked. Signing one out (or all others) takes effect at that device's next request: it shows the login page with
- * the reason.
+ * marked. Signing one out (or all others, or every device) takes effect at that device's next request: it shows the
+ * login page with the reason.
  */
 export function DevicesSection() {
   const [loaded, setLoaded] = useState<Loaded>(null);
   const [round, setRound] = useState(0);
-  const [confirmAll, setConfirmAll] = useState(false);
+  const [confirming, setConfirming] = useState<'others' | 'everywhere' | null>(null);
   const online = useOnline();
   const { running, run } = useOnlineAction();
   const reload = useCallback(() => setRound((n) => n + 1), []);
@@ -38,10 +39,19 @@ export function DevicesSection() {
   async function signOut(send: () => Promise<unknown>, done: string) {
     const outcome = await run(send);
     if (!outcome) return;
-    setConfirmAll(false);
+    setConfirming(null);
     if (outcome.ok) showMessage(done, 'success');
     else if (!outcome.offline) showMessage(failureText(outcome.error), 'error');
     reload();
+  }
+
+  // The server has ended this session too: the app signs out as for any ended session, and the login page says why.
+  async function signOutAll() {
+    const outcome = await run(signOutEverywhere);
+    if (!outcome) return;
+    setConfirming(null);
+    if (outcome.ok) reportSessionEnded('signed-out-everywhere');
+    else if (!outcome.offline) showMessage(failureText(outcome.error), 'error');
   }
 
   const others = loaded && 'sessions' in loaded ? loaded.sessions.filter((s) => !s.current).length : 0;
@@ -101,23 +111,40 @@ export function DevicesSection() {
               </HStack>
             ))}
           </Stack>
-          {others > 0 && (
-            <Button variant="outline" colorPalette="red" alignSelf="start" disabled={running} onClick={() => setConfirmAll(true)}>
-              Sign out all other devices
+          <HStack gap="2" wrap="wrap">
+            {others > 0 && (
+              <Button variant="outline" colorPalette="red" disabled={running} onClick={() => setConfirming('others')}>
+                Sign out all other devices
+              </Button>
+            )}
+            <Button variant="outline" colorPalette="red" disabled={running} onClick={() => setConfirming('everywhere')}>
+              Sign out all devices
             </Button>
-          )}
+          </HStack>
         </>
       )}
       <ConfirmPopup
-        open={confirmAll}
+        open={confirming === 'others'}
         title="Sign out all other devices?"
         confirmLabel="Yes, sign them out"
         danger
         busy={running}
         onConfirm={() => void signOut(signOutOtherSessions, 'Every other device is signed out.')}
-        onClose={() => setConfirmAll(false)}
+        onClose={() => setConfirming(null)}
       >
         Every device but this one is signed out at its next action. Use this if you think someone else knows your password.
+      </ConfirmPopup>
+      <ConfirmPopup
+        open={confirming === 'everywhere'}
+        title="Sign out all devices?"
+        confirmLabel="Yes, sign out everywhere"
+        danger
+        busy={running}
+        onConfirm={() => void signOutAll()}
+        onClose={() => setConfirming(null)}
+      >
+        Every device is signed out, this one too. Changes not sent yet from this device are not kept. Sign in again with your password (and your
+        second step, if you have one).
       </ConfirmPopup>
     </Stack>
   );
