@@ -2,12 +2,11 @@
 // then a restart on the same data and the client's retries with the same keys: every acknowledged write
 // is there, no key stored twice, every upload downloads with its SHA-256, and no stored file lacks a row.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServerProcess } from './server-process.ts';
+import { migratedDataDir, type ServerProcess, startServerProcess } from './server-process.ts';
 import { emulatorHost, signUp, TEST_WRITE_LIMITS } from './test-helper.ts';
 
 const WRITES = 240;
@@ -69,7 +68,7 @@ async function withDatabase<T>(dataDir: string, use: (db: PGlite) => Promise<T>)
 }
 
 describe('kill -9 during writes and uploads (PGlite)', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-kill-'));
+  const dataDir = migratedDataDir('portal-kill-');
   const env = { ...TEST_WRITE_LIMITS };
   let server: ServerProcess | undefined;
   afterAll(async () => {

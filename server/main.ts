@@ -1,14 +1,19 @@
-import { buildApp } from './app.ts';
-import { listenForBackups } from './backup/control-socket.ts';
-import { openServices } from './compose.ts';
 import { loadConfig } from './config.ts';
-import { DataDirInUseError } from './db/data-dir-lock.ts';
-import { runDeliveryWorker } from './notify/run.ts';
-import { pruneIdempotencyKeys } from './services/command-ids.ts';
-import { diskFullMessage, isOutOfSpace } from './platform/service-faults.ts';
-import { ipDataLoadStats, loadIpLookup } from './tracking/ip-lookup.ts';
 
+// The configuration is checked before the rest of the server is loaded: a refused start (a missing secret, emulator
+// settings in production) says so in a fraction of a second instead of after loading every route and library.
 const config = loadConfig();
+const [{ buildApp }, { listenForBackups }, { openServices }, { DataDirInUseError }, { runDeliveryWorker }, { pruneIdempotencyKeys }, { diskFullMessage, isOutOfSpace }, { ipDataLoadStats, loadIpLookup }] =
+  await Promise.all([
+    import('./app.ts'),
+    import('./backup/control-socket.ts'),
+    import('./compose.ts'),
+    import('./db/data-dir-lock.ts'),
+    import('./notify/run.ts'),
+    import('./services/command-ids.ts'),
+    import('./platform/service-faults.ts'),
+    import('./tracking/ip-lookup.ts'),
+  ]);
 const services = await openServices(config).catch((err: unknown) => {
   // Another process owns DATA_DIR, or the disk is full: say so in words, without a stack trace, and stop.
   if (err instanceof DataDirInUseError) console.error(err.message);

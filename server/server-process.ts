@@ -1,7 +1,7 @@
 // Test support: server/main.ts as its own process, as an operator runs it, so a test can measure its
 // memory or run two instances side by side (server/instances.test.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,6 +24,25 @@ export interface ServerProcess {
   exited: Promise<void>;
 }
 
+/** The pglite/ folder of a migrated embedded database that new data directories start as copies of. */
+let template: string | undefined;
+
+/** Data directories from migratedDataDir() start from a copy of `pgliteDir` (tests/support/server-setup.ts). */
+export function startDataDirsFrom(pgliteDir: string): void {
+  template = pgliteDir;
+}
+
+/**
+ * A new DATA_DIR whose embedded database is already created and migrated, as a server leaves it after its first
+ * start: a server process on it starts as on any later day, without PGlite's initdb and the migrations from none.
+ * Without a template (outside the server tests), an empty directory. Tests of a first start use an empty directory.
+ */
+export function migratedDataDir(prefix = 'portal-process-'): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  if (template) cpSync(template, path.join(dir, 'pglite'), { recursive: true });
+  return dir;
+}
+
 /** A port nobody listens on right now. */
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -35,11 +54,13 @@ async function freePort(): Promise<number> {
 
 /**
  * Starts server/main.ts with the test's environment plus `env`, in local mode (the Auth emulator), and waits for /api/health.
- * `dataDir`: the caller's data directory, kept when the process ends (a restart on the same data); by default a fresh one, removed on stop.
+ * `dataDir` (or env.DATA_DIR): the caller's data directory, kept when the process ends (a restart on the same data); by
+ * default a new one (from migratedDataDir(), unless env names a DATABASE_URL), removed on stop.
  */
 export async function startServerProcess(env: Record<string, string>, opts: { dataDir?: string } = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'portal-process-'));
+  const owned = !opts.dataDir && !env.DATA_DIR;
+  const dataDir = opts.dataDir ?? env.DATA_DIR ?? (env.DATABASE_URL ? mkdtempSync(path.join(tmpdir(), 'portal-process-')) : migratedDataDir());
   // The database is the caller's choice: none (embedded PGlite under DATA_DIR) unless env names one.
   const { DATABASE_URL: _inherited, ...inherited } = process.env;
   const child: ChildProcess = spawn(process.execPath, [main], {
@@ -78,7 +99,7 @@ export async function startServerProcess(env: Record<string, string>, opts: { da
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
     await exited;
-    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (owned) rmSync(dataDir, { recursive: true, force: true });
   };
   const kill = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

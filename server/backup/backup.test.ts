@@ -13,7 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDataDirLock } from '../db/data-dir-lock.ts';
 import { durablePgliteOptions } from '../db/durable-pglite.ts';
-import { type ServerProcess, startServerProcess } from '../server-process.ts';
+import { migratedDataDir, type ServerProcess, startServerProcess } from '../server-process.ts';
 import { emulatorHost, freshPostgresUrl, postgresSkipReason, signUp } from '../test-helper.ts';
 import { inspect } from './snapshot.ts';
 
@@ -83,6 +83,25 @@ async function fill(server: ServerProcess): Promise<{ contactRows: number; uploa
   return { contactRows, uploads };
 }
 
+/**
+ * One server with uploads allowed at any pace, for the tests that need a server running on its DATA_DIR but not its
+ * rows: started by the first of them, stopped after the file. Each server start costs seconds of computing.
+ */
+let shared: Promise<{ server: ServerProcess; dataDir: string }> | undefined;
+function sharedServer(): Promise<{ server: ServerProcess; dataDir: string }> {
+  shared ??= (async () => {
+    const dataDir = migratedDataDir('portal-backup-running-');
+    const limits = { LEAD_UPLOAD_FILES_PER_DAY: '1000', LEAD_UPLOAD_MB_PER_DAY: '1000', LEAD_WRITE_LIMIT_PER_MINUTE: '1000', LEAD_WRITE_LIMIT_PER_DAY: '1000' };
+    return { server: await startServerProcess({ DATA_DIR: dataDir, ...limits }), dataDir };
+  })();
+  return shared;
+}
+afterAll(async () => {
+  const started = await shared?.catch(() => undefined);
+  await started?.server.stop();
+  if (started) rmSync(started.dataDir, { recursive: true, force: true });
+});
+
 describe('npm run backup and npm run restore (embedded database)', () => {
   const dirs: string[] = [];
   const dir = (prefix: string) => {
@@ -96,7 +115,8 @@ describe('npm run backup and npm run restore (embedded database)', () => {
   let contactRows = 0;
 
   beforeAll(async () => {
-    source = dir('portal-backup-source-');
+    source = migratedDataDir('portal-backup-source-');
+    dirs.push(source);
     server = await startServerProcess({ DATA_DIR: source });
     ({ contactRows, uploads } = await fill(server));
   }, 180_000);
@@ -151,17 +171,12 @@ describe('npm run backup and npm run restore (embedded database)', () => {
   }, 300_000);
 
   it('refuses to restore over a running server, into a directory that holds anything, or from a damaged archive', async () => {
-    const runningDir = dir('portal-backup-running-');
-    const running = await startServerProcess({ DATA_DIR: runningDir });
+    const { server: running, dataDir: runningDir } = await sharedServer();
     const archive = path.join(dir('portal-backup-archive-'), 'backup.tar.gz');
-    try {
-      expect((await runScript(backupCli, [archive], source)).code).toBe(0);
-      const overRunning = await runScript(restoreCli, [archive], runningDir);
-      expect(overRunning.code).toBe(1);
-      expect(overRunning.output).toContain(`is in use by another process (pid ${running.pid}`);
-    } finally {
-      await running.stop();
-    }
+    expect((await runScript(backupCli, [archive], source)).code).toBe(0);
+    const overRunning = await runScript(restoreCli, [archive], runningDir);
+    expect(overRunning.code).toBe(1);
+    expect(overRunning.output).toContain(`is in use by another process (pid ${running.pid}`);
 
     const notEmpty = dir('portal-backup-not-empty-');
     writeFileSync(path.join(notEmpty, 'notes.txt'), 'keep me');
@@ -186,9 +201,8 @@ describe('npm run backup and npm run restore (embedded database)', () => {
 
 describe('a backup taken while uploads keep arriving (embedded database)', () => {
   it('restores to a database in which every files row has its file, with the SHA-256 of the row', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-backup-busy-'));
+    const { server, dataDir } = await sharedServer();
     const target = mkdtempSync(path.join(tmpdir(), 'portal-backup-busy-target-'));
-    const server = await startServerProcess({ DATA_DIR: dataDir, LEAD_UPLOAD_FILES_PER_DAY: '1000', LEAD_UPLOAD_MB_PER_DAY: '1000', LEAD_WRITE_LIMIT_PER_MINUTE: '1000', LEAD_WRITE_LIMIT_PER_DAY: '1000' });
     try {
       const { uploads: before } = await fill(server);
       const { headers } = before[0];
@@ -204,7 +218,7 @@ describe('a backup taken while uploads keep arriving (embedded database)', () =>
           acknowledged++;
         }
       })();
-      const archive = path.join(dataDir, '..', `${path.basename(dataDir)}.tar.gz`);
+      const archive = path.join(target, '..', `${path.basename(target)}.tar.gz`);
       const backup = await runScript(backupCli, [archive], dataDir);
       uploading = false;
       await uploader;
@@ -226,8 +240,6 @@ describe('a backup taken while uploads keep arriving (embedded database)', () =>
         lock.release();
       }
     } finally {
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
       rmSync(target, { recursive: true, force: true });
     }
   }, 300_000);
@@ -235,8 +247,8 @@ describe('a backup taken while uploads keep arriving (embedded database)', () =>
 
 describe('the backup socket', () => {
   it('serves the next backup after a reader that went away in the middle of one', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-backup-gone-'));
-    const server = await startServerProcess({ DATA_DIR: dataDir });
+    const { server, dataDir } = await sharedServer();
+    const archives = mkdtempSync(path.join(tmpdir(), 'portal-backup-gone-'));
     try {
       // The first reader takes one chunk of the snapshot (tens of MB) and hangs up.
       await new Promise<void>((resolve, reject) => {
@@ -250,13 +262,12 @@ describe('the backup socket', () => {
         req.on('error', reject);
         req.end();
       });
-      const archive = path.join(dataDir, 'after.tar.gz');
+      const archive = path.join(archives, 'after.tar.gz');
       const backup = await runScript(backupCli, [archive], dataDir);
       expect(backup.output).toContain(`taken by the running server (pid ${server.pid}`);
       expect(backup.code).toBe(0);
     } finally {
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(archives, { recursive: true, force: true });
     }
   }, 300_000);
 });

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServerProcess } from '../server-process.ts';
+import { migratedDataDir, startServerProcess } from '../server-process.ts';
 import { acquireDataDirLock, DataDirInUseError, LOCK_DIR_NAME, startTicksOf } from './data-dir-lock.ts';
 
 const main = path.resolve(import.meta.dirname, '..', 'main.ts');
@@ -45,6 +45,7 @@ function entryOf(dataDir: string, pid: number, startTicks: string) {
 
 describe('one server per DATA_DIR', () => {
   it('a second server on the same DATA_DIR refuses to start, naming the directory and the first one', async () => {
+    // Empty: the first server's is a first start, which creates and migrates the embedded database.
     const dataDir = freshDir();
     const first = await startServerProcess({ DATA_DIR: dataDir });
     try {
@@ -60,7 +61,8 @@ describe('one server per DATA_DIR', () => {
   }, 120_000);
 
   it('a server killed with SIGKILL does not block the next start on its DATA_DIR', async () => {
-    const dataDir = freshDir();
+    const dataDir = migratedDataDir('portal-lock-');
+    dirs.push(dataDir);
     const killed = await startServerProcess({ DATA_DIR: dataDir });
     process.kill(killed.pid, 'SIGKILL');
     await killed.stop(); // waits for its exit

@@ -12,6 +12,7 @@ import { openServices, type Services } from '../compose.ts';
 import { fileChunks, files, users } from '../db/schema.ts';
 import { ORPHAN_GRACE_MS, removeOrphanFiles } from './orphan-files.ts';
 import { createDatabaseStorage, createDiskStorage, DB_CHUNK_BYTES, INCOMING_SUFFIX, type Storage } from './storage.ts';
+import { migratedDataDir } from '../server-process.ts';
 import { backends, freshPostgresUrl, storedFileCount, testConfig } from '../test-helper.ts';
 
 const MAX = 1024 * 1024;
@@ -139,7 +140,7 @@ describe.each(stores)('orphan sweep on %s', (_name, kind, backend) => {
 
 describe('the disk store at start', () => {
   it('removes every file no row names (whatever its age) and keeps the named ones, when the data directory is opened', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-start-sweep-'));
+    const dataDir = migratedDataDir('portal-start-sweep-');
     try {
       const config = testConfig(dataDir);
       const first = await openServices(config);
