@@ -52,7 +52,7 @@ async function lighthouseFigures() {
     const { host, scores, skipped } = await benchLighthouse({ ...ports(0, 8491), pwaChecks: false });
     notes.push(`Lighthouse: ${hostLine(host)}`);
     for (const s of scores) lines.push(lighthouseLine(s));
-    for (const s of scores) if (s.unthrottled) notes.push(`Lighthouse ${s.path} unthrottled: ${s.unthrottled.longTasks} long tasks, ${s.unthrottled.longTaskMs} ms on the main thread`);
+    for (const s of scores) if (s.unthrottled) notes.push(`Lighthouse ${s.path} unthrottled: ${s.unthrottled.longTasks} long tasks, ${s.unthrottled.longTaskMs} ms on the main thread (${s.unthrottled.longTaskCpuMs} ms CPU)`);
     for (const s of skipped) notes.push(`Lighthouse ${s.path}: skipped (${s.reason})`);
     for (const s of scores) if (s.failing.length) notes.push(`Lighthouse ${s.path} not passing: ${s.failing.join(', ')}`);
   } catch (err) {
