@@ -52,6 +52,8 @@ export interface LighthouseScores {
   runs: RunFigures[];
   /** The run with no throttling at all: the main thread's own time, whatever the multiplier. */
   unthrottled?: MainThreadFigures;
+  /** The host measured just before this path's runs, and the multiplier they used. */
+  host: LighthouseHost;
 }
 
 export interface RunFigures {
@@ -161,33 +163,30 @@ export function hostLine(h: LighthouseHost): string {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
-export async function benchLighthouse(opts: Partial<LighthouseBenchOptions> = {}): Promise<{ host: LighthouseHost; scores: LighthouseScores[]; skipped: { path: string; reason: string }[] }> {
+export async function benchLighthouse(opts: Partial<LighthouseBenchOptions> = {}): Promise<{ scores: LighthouseScores[]; skipped: { path: string; reason: string }[] }> {
   const o = { ...LIGHTHOUSE_BENCH_DEFAULTS, ...opts };
   const scores: LighthouseScores[] = [];
   const skipped: { path: string; reason: string }[] = [];
   const stack = await startStackProcess({ port: o.port, authPort: o.authPort, logPath: join(ROOT, 'tests', 'output', 'lighthouse-stack.log'), label: 'lighthouse' });
   try {
-    // Measured with the stack up and idle, as the machine is while the audits run.
-    const host = await measureHost();
-    console.log(hostLine(host));
     for (const path of o.signedOutPaths) {
       const chrome = await launch();
       try {
-        scores.push(await auditPath(o.runs, host.cpuSlowdownMultiplier, (throttle) => audit(chrome.port, `${stack.baseUrl}${path}`, path, false, throttle)));
+        scores.push(await auditPath(path, o.runs, (throttle) => audit(chrome.port, `${stack.baseUrl}${path}`, path, false, throttle)));
       } finally {
         chrome.kill();
       }
       if (o.pwaChecks) await printBrowserPwaChecks(`${stack.baseUrl}${path}`);
     }
-    if (o.signedInPaths.length) await auditSignedIn(stack.baseUrl, o.signedInPaths, o.runs, host.cpuSlowdownMultiplier, scores, skipped);
-    return { host, scores, skipped };
+    if (o.signedInPaths.length) await auditSignedIn(stack.baseUrl, o.signedInPaths, o.runs, scores, skipped);
+    return { scores, skipped };
   } finally {
     await stack.stop();
   }
 }
 
 /** One Chromium profile: sign in through the login page, then audit each path with the profile's storage kept. */
-async function auditSignedIn(baseUrl: string, paths: string[], runs: number, multiplier: number, scores: LighthouseScores[], skipped: { path: string; reason: string }[]) {
+async function auditSignedIn(baseUrl: string, paths: string[], runs: number, scores: LighthouseScores[], skipped: { path: string; reason: string }[]) {
   const profile = mkdtempSync(join(tmpdir(), 'bench-lighthouse-profile-'));
   const chrome = await launch(profile);
   try {
@@ -217,7 +216,7 @@ async function auditSignedIn(baseUrl: string, paths: string[], runs: number, mul
     }
     for (const path of paths) {
       if (skipped.some((s) => s.path === path)) continue;
-      scores.push(await auditPath(runs, multiplier, (throttle) => audit(chrome.port, `${baseUrl}${path}`, path, true, throttle)));
+      scores.push(await auditPath(path, runs, (throttle) => audit(chrome.port, `${baseUrl}${path}`, path, true, throttle)));
     }
   } finally {
     chrome.kill();
@@ -228,21 +227,25 @@ async function auditSignedIn(baseUrl: string, paths: string[], runs: number, mul
 /** A CPU slowdown for Lighthouse's simulated throttling, or no throttling at all (network and CPU as they are). */
 type Throttle = number | 'none';
 interface Audited {
-  scores: LighthouseScores;
+  /** This run's scores; auditPath adds every run's figures and the host. */
+  scores: Omit<LighthouseScores, 'runs' | 'unthrottled' | 'host'>;
   run: RunFigures;
   result: RunnerResult;
 }
 
 /**
- * One unthrottled run for the main thread's own time, then `runs` throttled ones of which the median by
- * performance score is kept (Lighthouse's advice: one run varies a lot), every run's figures beside it.
+ * The host's benchmarkIndex and the multiplier from it, measured again for each path since the load here changes
+ * within minutes; one unthrottled run for the main thread's own time; then `runs` throttled ones of which the
+ * median by performance score is kept (Lighthouse's advice: one run varies a lot), every run's figures beside it.
  */
-async function auditPath(runs: number, multiplier: number, run: (throttle: Throttle) => Promise<Audited>): Promise<LighthouseScores> {
+async function auditPath(path: string, runs: number, run: (throttle: Throttle) => Promise<Audited>): Promise<LighthouseScores> {
+  const host = await measureHost();
+  console.log(`${path}: ${hostLine(host)}`);
   const unthrottled = mainThreadOf((await run('none')).result);
   const results: Audited[] = [];
-  for (let i = 0; i < Math.max(1, runs); i++) results.push(await run(multiplier));
+  for (let i = 0; i < Math.max(1, runs); i++) results.push(await run(host.cpuSlowdownMultiplier));
   const mid = [...results].sort((a, b) => a.scores.performance - b.scores.performance)[Math.floor((results.length - 1) / 2)];
-  return { ...mid.scores, runs: results.map((r) => r.run), unthrottled };
+  return { ...mid.scores, runs: results.map((r) => r.run), unthrottled, host };
 }
 
 async function audit(port: number, url: string, path: string, signedIn: boolean, throttle: Throttle): Promise<Audited> {
@@ -264,7 +267,7 @@ async function audit(port: number, url: string, path: string, signedIn: boolean,
   // BENCH_LIGHTHOUSE_JSON=<dir> keeps each whole report (open it in the Lighthouse viewer), and the unthrottled run's trace, to see where the time goes.
   const keep = process.env.BENCH_LIGHTHOUSE_JSON;
   if (keep) {
-    const name = `${path.replace(/\W+/g, '-') || 'root'}${signedIn ? '-signed-in' : ''}${throttle === 'none' ? '-unthrottled' : ''}-${Date.now()}`;
+    const name = `${path.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'root'}${signedIn ? '-signed-in' : ''}${throttle === 'none' ? '-unthrottled' : ''}-${Date.now()}`;
     writeFileSync(join(keep, `${name}.json`), JSON.stringify(result.lhr));
     if (throttle === 'none') writeFileSync(join(keep, `${name}.trace.json`), JSON.stringify(result.artifacts.Trace));
   }
@@ -286,7 +289,7 @@ async function audit(port: number, url: string, path: string, signedIn: boolean,
     const a = audits[id];
     pwa[id] = a ? (a.score === 1 ? 'pass' : `fail (${a.displayValue ?? a.title})`) : 'not audited by this Lighthouse version';
   }
-  const scores = { pwa, runs: [], path, signedIn, performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'), metrics, failing: [...new Set(failing)] };
+  const scores = { pwa, path, signedIn, performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'), metrics, failing: [...new Set(failing)] };
   const run = { performance: scores.performance, tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? NaN), benchmarkIndex: Math.round(result.lhr.environment.benchmarkIndex), load: loadavg()[0] };
   return { scores, run, result };
 }
@@ -330,8 +333,9 @@ function itemsOf(details: unknown): string {
 
 const ms = (v: number) => `${v.toLocaleString('en')} ms`;
 
-export function printScores(s: LighthouseScores, multiplier: number) {
-  console.log(`Lighthouse on ${s.path}${s.signedIn ? ' (signed in as the demo client)' : ''} (mobile, simulated throttling, CPU slowdown ${multiplier}×)`);
+export function printScores(s: LighthouseScores) {
+  console.log(`Lighthouse on ${s.path}${s.signedIn ? ' (signed in as the demo client)' : ''} (mobile, simulated throttling, CPU slowdown ${s.host.cpuSlowdownMultiplier}×)`);
+  console.log(`  ${hostLine(s.host)}`);
   console.log(`  performance ${s.performance} / accessibility ${s.accessibility} / best-practices ${s.bestPractices} (the median of ${s.runs.length} runs by performance)`);
   console.log(`  runs: ${s.runs.map((r) => `${r.performance} (TBT ${ms(r.tbtMs)}, benchmarkIndex ${r.benchmarkIndex}, load ${r.load.toFixed(2)})`).join('; ')}`);
   console.log(`  median TBT ${ms(median(s.runs.map((r) => r.tbtMs)))}`);
@@ -352,10 +356,9 @@ export function printScores(s: LighthouseScores, multiplier: number) {
 if (import.meta.main) {
   const only = process.argv[2];
   console.log(`lighthouse bench: ${machineLine()} at start`);
-  const { host, scores, skipped } = await benchLighthouse(only ? { signedOutPaths: [only], signedInPaths: [] } : {});
-  for (const s of scores) printScores(s, host.cpuSlowdownMultiplier);
+  const { scores, skipped } = await benchLighthouse(only ? { signedOutPaths: [only], signedInPaths: [] } : {});
+  for (const s of scores) printScores(s);
   for (const s of skipped) console.log(`${s.path}: skipped (${s.reason})`);
-  console.log(hostLine(host));
   console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`);
 }
 

@@ -49,9 +49,9 @@ async function sizeFigures() {
 
 async function lighthouseFigures() {
   try {
-    const { host, scores, skipped } = await benchLighthouse({ ...ports(0, 8491), pwaChecks: false });
-    notes.push(`Lighthouse: ${hostLine(host)}`);
+    const { scores, skipped } = await benchLighthouse({ ...ports(0, 8491), pwaChecks: false });
     for (const s of scores) lines.push(lighthouseLine(s));
+    for (const s of scores) notes.push(`Lighthouse ${s.path}: ${hostLine(s.host)}`);
     for (const s of scores) if (s.unthrottled) notes.push(`Lighthouse ${s.path} unthrottled: ${s.unthrottled.longTasks} long tasks, ${s.unthrottled.longTaskMs} ms on the main thread (${s.unthrottled.longTaskCpuMs} ms CPU)`);
     for (const s of skipped) notes.push(`Lighthouse ${s.path}: skipped (${s.reason})`);
     for (const s of scores) if (s.failing.length) notes.push(`Lighthouse ${s.path} not passing: ${s.failing.join(', ')}`);
