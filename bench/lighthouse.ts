@@ -6,19 +6,31 @@
 // its own profile directory, Playwright signs in through the real login page over CDP, and Lighthouse then
 // audits each path in that same profile with its storage kept (a signed-in user's IndexedDB and service worker).
 // `node bench/lighthouse.ts /login` audits only the given path, signed out; BENCH_SIGNED_IN=0 skips the
-// signed-in screens.
+// signed-in screens, BENCH_SIGNED_IN_PATHS=/,/case-file picks them.
+// Lighthouse's CPU slowdown is relative to the host, so a fixed 4× gives a different figure on every machine (and
+// on this shared one, at every load): the bench first measures the host's benchmarkIndex with Lighthouse's own
+// benchmark and sets cpuSlowdownMultiplier from it as Lighthouse's throttling guide does (docs/throttling.md and
+// the CPU throttling calculator it links to), so every host emulates the same mid-tier phone.
+// BENCH_LIGHTHOUSE_CPU=<multiplier> overrides the calibration (4 compares with Lighthouse's default).
+// Each path also gets one run with no throttling at all, whose main-thread time (long tasks summed, and where
+// it goes) does not depend on any multiplier.
 // Lighthouse 12+ dropped its PWA category, so the PWA lines come from the audits that remain
 // (viewport, apple touch icon…) plus the manifest and service worker as the browser itself sees them.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
+import lighthouse, { type RunnerResult } from 'lighthouse';
+import { pageFunctions } from 'lighthouse/core/lib/page-functions.js';
+import { MainThreadTasks, type TaskNode } from 'lighthouse/core/lib/tracehouse/main-thread-tasks.js';
+import { TraceProcessor } from 'lighthouse/core/lib/tracehouse/trace-processor.js';
+import * as constants from 'lighthouse/core/config/constants.js';
 import { chromium } from 'playwright-core';
 import { ROOT } from '../scripts/emulator.ts';
 import { startStackProcess } from '../scripts/stack-process.ts';
 import { texts } from '../domain/texts.ts';
 import { resolveChromium } from '../tests/support/chromium.ts';
+import { machineLine } from './push.ts';
 
 /** The signed-in screens audited after /login; a path the app answers with its not-found page is skipped with a note. */
 export const SIGNED_IN_PATHS = ['/', '/case-file', '/tool/track-master', '/stay-safe'];
@@ -36,8 +48,51 @@ export interface LighthouseScores {
   failing: string[];
   /** The PWA-relevant audits Lighthouse still runs (it dropped its PWA category in 12): pass or why not. */
   pwa: Record<string, string>;
-  /** The performance score of every run, in run order; the figures above are the median run's. */
-  runs: number[];
+  /** Every throttled run, in run order; the figures above are the median run's (by performance score). */
+  runs: RunFigures[];
+  /** The run with no throttling at all: the main thread's own time, whatever the multiplier. */
+  unthrottled?: MainThreadFigures;
+  /** The host measured just before this path's runs, and the multiplier they used. */
+  host: LighthouseHost;
+}
+
+export interface RunFigures {
+  performance: number;
+  tbtMs: number;
+  /** What Lighthouse measured at the start of this run: it drifts with the machine's load. */
+  benchmarkIndex: number;
+  /** The 1-minute load average when the run ended. */
+  load: number;
+}
+
+export interface MainThreadFigures {
+  /** Top-level main-thread tasks of 50 ms or more, from the trace: their count, summed time and the part beyond 50 ms each. */
+  longTasks: number;
+  longTaskMs: number;
+  blockingMs: number;
+  /**
+   * The same long tasks' CPU time (the trace's thread time): on a loaded machine the main thread waits for a core
+   * inside its tasks, which stretches their wall time but not this.
+   */
+  longTaskCpuMs: number;
+  /** The CPU time of every top-level main-thread task of the load. */
+  cpuMs: number;
+  /** All main-thread work, by Lighthouse's categories (script evaluation, style & layout…), longest first. */
+  breakdown: { label: string; ms: number }[];
+  /** The scripts that cost the main thread most (bootup-time): evaluation and parse/compile. */
+  scripts: { url: string; totalMs: number; scriptingMs: number; parseMs: number }[];
+  benchmarkIndex: number;
+}
+
+/** The host as Lighthouse sees it, and the CPU slowdown calibrated from it. */
+export interface LighthouseHost {
+  chromium: string;
+  benchmarkIndex: number;
+  /** Every measurement, the median of which is benchmarkIndex. */
+  benchmarkIndexes: number[];
+  cpuSlowdownMultiplier: number;
+  /** How the multiplier was chosen: calibrated, or BENCH_LIGHTHOUSE_CPU. */
+  multiplierSource: string;
 }
 
 export interface LighthouseBenchOptions {
@@ -53,7 +108,7 @@ export interface LighthouseBenchOptions {
 
 export const LIGHTHOUSE_BENCH_DEFAULTS: LighthouseBenchOptions = {
   signedOutPaths: ['/login'],
-  signedInPaths: process.env.BENCH_SIGNED_IN === '0' ? [] : SIGNED_IN_PATHS,
+  signedInPaths: process.env.BENCH_SIGNED_IN === '0' ? [] : (process.env.BENCH_SIGNED_IN_PATHS?.split(',').filter(Boolean) ?? SIGNED_IN_PATHS),
   pwaChecks: true,
   port: Number(process.env.BENCH_PORT ?? 8491),
   authPort: Number(process.env.BENCH_AUTH_PORT ?? 9491),
@@ -62,6 +117,51 @@ export const LIGHTHOUSE_BENCH_DEFAULTS: LighthouseBenchOptions = {
 
 const CHROMIUM = await resolveChromium();
 const FLAGS = ['--headless=new', ...CHROMIUM.args];
+const launch = (userDataDir?: string) => chromeLauncher.launch({ chromePath: CHROMIUM.executablePath, chromeFlags: FLAGS, envVars: CHROMIUM.env ?? process.env, userDataDir });
+
+/**
+ * The CPU slowdown that makes this host as fast as the phone Lighthouse's default 4× aims at, by the table of
+ * the CPU throttling calculator Lighthouse's throttling guide links to: benchmarkIndex 150 → 1×, 800 → 2×,
+ * 1,300 → 3×, 1,533 → 4× (the host the default assumes), 2,000 → 6×, linear in between; a host below 150 is
+ * already that slow.
+ */
+export function calibratedMultiplier(benchmarkIndex: number): number {
+  const m = benchmarkIndex >= 1300 ? 3 + (benchmarkIndex - 1300) / 233 : benchmarkIndex >= 800 ? 2 + (benchmarkIndex - 800) / 500 : benchmarkIndex >= 150 ? 1 + (benchmarkIndex - 150) / 650 : 1;
+  return Math.round(m * 100) / 100;
+}
+
+/** Lighthouse's own benchmark in the Chromium the audits use: one run warms V8 up (as DevTools' calibration does), then the median of three. */
+export async function measureHost(): Promise<LighthouseHost> {
+  const chrome = await launch();
+  try {
+    const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+    try {
+      const page = await browser.contexts()[0].newPage();
+      await page.evaluate(pageFunctions.computeBenchmarkIndex);
+      const benchmarkIndexes: number[] = [];
+      for (let i = 0; i < 3; i++) benchmarkIndexes.push(Math.round(await page.evaluate(pageFunctions.computeBenchmarkIndex)));
+      const benchmarkIndex = median(benchmarkIndexes);
+      const fixed = Number(process.env.BENCH_LIGHTHOUSE_CPU);
+      return {
+        chromium: `${CHROMIUM.description}, ${browser.version()}`,
+        benchmarkIndex,
+        benchmarkIndexes,
+        cpuSlowdownMultiplier: fixed > 0 ? fixed : calibratedMultiplier(benchmarkIndex),
+        multiplierSource: fixed > 0 ? 'BENCH_LIGHTHOUSE_CPU' : 'calibrated from the benchmarkIndex',
+      };
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    chrome.kill();
+  }
+}
+
+export function hostLine(h: LighthouseHost): string {
+  return `Chromium: ${h.chromium}; benchmarkIndex ${h.benchmarkIndex} (median of ${h.benchmarkIndexes.join(', ')}); cpuSlowdownMultiplier ${h.cpuSlowdownMultiplier} (${h.multiplierSource})`;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 export async function benchLighthouse(opts: Partial<LighthouseBenchOptions> = {}): Promise<{ scores: LighthouseScores[]; skipped: { path: string; reason: string }[] }> {
   const o = { ...LIGHTHOUSE_BENCH_DEFAULTS, ...opts };
@@ -70,25 +170,25 @@ export async function benchLighthouse(opts: Partial<LighthouseBenchOptions> = {}
   const stack = await startStackProcess({ port: o.port, authPort: o.authPort, logPath: join(ROOT, 'tests', 'output', 'lighthouse-stack.log'), label: 'lighthouse' });
   try {
     for (const path of o.signedOutPaths) {
-      const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM.executablePath, chromeFlags: FLAGS, envVars: CHROMIUM.env ?? process.env });
+      const chrome = await launch();
       try {
-        scores.push(await auditMedian(o.runs, () => audit(chrome.port, `${stack.baseUrl}${path}`, path, false)));
+        scores.push(await auditPath(path, o.runs, (throttle) => audit(chrome.port, `${stack.baseUrl}${path}`, path, false, throttle)));
       } finally {
         chrome.kill();
       }
       if (o.pwaChecks) await printBrowserPwaChecks(`${stack.baseUrl}${path}`);
     }
     if (o.signedInPaths.length) await auditSignedIn(stack.baseUrl, o.signedInPaths, o.runs, scores, skipped);
+    return { scores, skipped };
   } finally {
     await stack.stop();
   }
-  return { scores, skipped };
 }
 
 /** One Chromium profile: sign in through the login page, then audit each path with the profile's storage kept. */
 async function auditSignedIn(baseUrl: string, paths: string[], runs: number, scores: LighthouseScores[], skipped: { path: string; reason: string }[]) {
   const profile = mkdtempSync(join(tmpdir(), 'bench-lighthouse-profile-'));
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM.executablePath, chromeFlags: FLAGS, envVars: CHROMIUM.env ?? process.env, userDataDir: profile });
+  const chrome = await launch(profile);
   try {
     const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
     try {
@@ -116,7 +216,7 @@ async function auditSignedIn(baseUrl: string, paths: string[], runs: number, sco
     }
     for (const path of paths) {
       if (skipped.some((s) => s.path === path)) continue;
-      scores.push(await auditMedian(runs, () => audit(chrome.port, `${baseUrl}${path}`, path, true)));
+      scores.push(await auditPath(path, runs, (throttle) => audit(chrome.port, `${baseUrl}${path}`, path, true, throttle)));
     }
   } finally {
     chrome.kill();
@@ -124,15 +224,31 @@ async function auditSignedIn(baseUrl: string, paths: string[], runs: number, sco
   }
 }
 
-/** Runs an audit `runs` times and keeps the median run by performance score, with every run's score beside it. */
-async function auditMedian(runs: number, run: () => Promise<LighthouseScores>): Promise<LighthouseScores> {
-  const results: LighthouseScores[] = [];
-  for (let i = 0; i < Math.max(1, runs); i++) results.push(await run());
-  const median = [...results].sort((a, b) => a.performance - b.performance)[Math.floor((results.length - 1) / 2)];
-  return { ...median, runs: results.map((r) => r.performance) };
+/** A CPU slowdown for Lighthouse's simulated throttling, or no throttling at all (network and CPU as they are). */
+type Throttle = number | 'none';
+interface Audited {
+  /** This run's scores; auditPath adds every run's figures and the host. */
+  scores: Omit<LighthouseScores, 'runs' | 'unthrottled' | 'host'>;
+  run: RunFigures;
+  result: RunnerResult;
 }
 
-async function audit(port: number, url: string, path: string, signedIn: boolean): Promise<LighthouseScores> {
+/**
+ * The host's benchmarkIndex and the multiplier from it, measured again for each path since the load here changes
+ * within minutes; one unthrottled run for the main thread's own time; then `runs` throttled ones of which the
+ * median by performance score is kept (Lighthouse's advice: one run varies a lot), every run's figures beside it.
+ */
+async function auditPath(path: string, runs: number, run: (throttle: Throttle) => Promise<Audited>): Promise<LighthouseScores> {
+  const host = await measureHost();
+  console.log(`${path}: ${hostLine(host)}`);
+  const unthrottled = mainThreadOf((await run('none')).result);
+  const results: Audited[] = [];
+  for (let i = 0; i < Math.max(1, runs); i++) results.push(await run(host.cpuSlowdownMultiplier));
+  const mid = [...results].sort((a, b) => a.scores.performance - b.scores.performance)[Math.floor((results.length - 1) / 2)];
+  return { ...mid.scores, runs: results.map((r) => r.run), unthrottled, host };
+}
+
+async function audit(port: number, url: string, path: string, signedIn: boolean, throttle: Throttle): Promise<Audited> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
@@ -140,13 +256,21 @@ async function audit(port: number, url: string, path: string, signedIn: boolean)
     onlyCategories: ['performance', 'accessibility', 'best-practices'],
     formFactor: 'mobile',
     screenEmulation: { mobile: true, width: 375, height: 812, deviceScaleFactor: 2, disabled: false },
+    // 'provided': Lighthouse throttles neither the network nor the CPU, and reports what it observed.
+    ...(throttle === 'none' ? { throttlingMethod: 'provided' } : { throttlingMethod: 'simulate', throttling: { ...constants.throttling.mobileSlow4G, cpuSlowdownMultiplier: throttle } }),
     // Signed in, the session lives in IndexedDB: Lighthouse's storage reset would sign the user out.
     disableStorageReset: signedIn,
   });
   if (!result) throw new Error('Lighthouse returned no result');
-  // BENCH_LIGHTHOUSE_JSON=<dir> keeps each whole report (open it in the Lighthouse viewer) to see where the time goes.
+  const applied = result.lhr.configSettings.throttlingMethod === 'provided' ? 'none' : result.lhr.configSettings.throttling.cpuSlowdownMultiplier;
+  if (applied !== throttle) throw new Error(`Lighthouse ran with CPU throttling ${applied}, not ${throttle}`);
+  // BENCH_LIGHTHOUSE_JSON=<dir> keeps each whole report (open it in the Lighthouse viewer), and the unthrottled run's trace, to see where the time goes.
   const keep = process.env.BENCH_LIGHTHOUSE_JSON;
-  if (keep) writeFileSync(join(keep, `${path.replace(/\W+/g, '-') || 'root'}${signedIn ? '-signed-in' : ''}-${Date.now()}.json`), JSON.stringify(result.lhr));
+  if (keep) {
+    const name = `${path.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'root'}${signedIn ? '-signed-in' : ''}${throttle === 'none' ? '-unthrottled' : ''}-${Date.now()}`;
+    writeFileSync(join(keep, `${name}.json`), JSON.stringify(result.lhr));
+    if (throttle === 'none') writeFileSync(join(keep, `${name}.trace.json`), JSON.stringify(result.artifacts.Trace));
+  }
   const { categories, audits, finalDisplayedUrl } = result.lhr;
   if (signedIn && new URL(finalDisplayedUrl).pathname === '/login') throw new Error(`${path}: Lighthouse was sent to /login, the session did not hold`);
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
@@ -165,7 +289,35 @@ async function audit(port: number, url: string, path: string, signedIn: boolean)
     const a = audits[id];
     pwa[id] = a ? (a.score === 1 ? 'pass' : `fail (${a.displayValue ?? a.title})`) : 'not audited by this Lighthouse version';
   }
-  return { pwa, runs: [], path, signedIn, performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'), metrics, failing: [...new Set(failing)] };
+  const scores = { pwa, path, signedIn, performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'), metrics, failing: [...new Set(failing)] };
+  const run = { performance: scores.performance, tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? NaN), benchmarkIndex: Math.round(result.lhr.environment.benchmarkIndex), load: loadavg()[0] };
+  return { scores, run, result };
+}
+
+// Chromium's complete events carry their thread time (tdur), which Lighthouse's TraceEvent type leaves out.
+const cpuMsOf = (t: TaskNode) => ((t.event as { tdur?: number }).tdur ?? 0) / 1000;
+
+/** The main thread of an unthrottled run: its long tasks from the trace, and Lighthouse's breakdowns of all its work. */
+function mainThreadOf(result: RunnerResult): MainThreadFigures {
+  const trace = TraceProcessor.processTrace(result.artifacts.Trace);
+  const tasks = MainThreadTasks.getMainThreadTasks(trace.mainThreadEvents, trace.frames, trace.timestamps.traceEnd);
+  const long = tasks.filter((t) => !t.parent && !t.unbounded && t.duration >= 50);
+  const { audits } = result.lhr;
+  const items = (id: string) => ((audits[id]?.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? []);
+  return {
+    longTasks: long.length,
+    longTaskMs: Math.round(long.reduce((sum, t) => sum + t.duration, 0)),
+    blockingMs: Math.round(long.reduce((sum, t) => sum + t.duration - 50, 0)),
+    longTaskCpuMs: Math.round(long.reduce((sum, t) => sum + cpuMsOf(t), 0)),
+    cpuMs: Math.round(tasks.filter((t) => !t.parent).reduce((sum, t) => sum + cpuMsOf(t), 0)),
+    breakdown: items('mainthread-work-breakdown')
+      .map((i) => ({ label: String(i.groupLabel ?? i.group), ms: Math.round(Number(i.duration)) }))
+      .sort((a, b) => b.ms - a.ms),
+    scripts: items('bootup-time')
+      .map((i) => ({ url: String(i.url), totalMs: Math.round(Number(i.total)), scriptingMs: Math.round(Number(i.scripting)), parseMs: Math.round(Number(i.scriptParseCompile)) }))
+      .sort((a, b) => b.totalMs - a.totalMs),
+    benchmarkIndex: Math.round(result.lhr.environment.benchmarkIndex),
+  };
 }
 
 /** What an accessibility or best-practices audit found, briefly: the elements, sources or issue types (at most three). */
@@ -179,11 +331,22 @@ function itemsOf(details: unknown): string {
   return items.length ? ` [${items.slice(0, 3).map(name).join('; ')}${items.length > 3 ? `; +${items.length - 3}` : ''}]` : '';
 }
 
+const ms = (v: number) => `${v.toLocaleString('en')} ms`;
+
 export function printScores(s: LighthouseScores) {
-  console.log(`Lighthouse on ${s.path}${s.signedIn ? ' (signed in as the demo client)' : ''} (mobile, simulated throttling)`);
-  console.log(`  performance ${s.performance} / accessibility ${s.accessibility} / best-practices ${s.bestPractices} (median of ${s.runs.length} runs; performance ${s.runs.join(', ')})`);
+  console.log(`Lighthouse on ${s.path}${s.signedIn ? ' (signed in as the demo client)' : ''} (mobile, simulated throttling, CPU slowdown ${s.host.cpuSlowdownMultiplier}×)`);
+  console.log(`  ${hostLine(s.host)}`);
+  console.log(`  performance ${s.performance} / accessibility ${s.accessibility} / best-practices ${s.bestPractices} (the median of ${s.runs.length} runs by performance)`);
+  console.log(`  runs: ${s.runs.map((r) => `${r.performance} (TBT ${ms(r.tbtMs)}, benchmarkIndex ${r.benchmarkIndex}, load ${r.load.toFixed(2)})`).join('; ')}`);
+  console.log(`  median TBT ${ms(median(s.runs.map((r) => r.tbtMs)))}`);
   for (const [id, v] of Object.entries(s.metrics)) console.log(`  ${id}: ${v}`);
   if (s.failing.length) console.log(`  not passing: ${s.failing.join(', ')}`);
+  const u = s.unthrottled;
+  if (u) {
+    console.log(`  unthrottled load (benchmarkIndex ${u.benchmarkIndex}): ${u.longTasks} long tasks on the main thread, ${ms(u.longTaskMs)} (${ms(u.blockingMs)} beyond 50 ms each), of which CPU ${ms(u.longTaskCpuMs)}; main-thread CPU in all ${ms(u.cpuMs)}`);
+    console.log(`    main-thread work: ${u.breakdown.map((b) => `${b.label} ${ms(b.ms)}`).join(', ')}`);
+    console.log(`    scripts: ${u.scripts.slice(0, 5).map((x) => `${x.url.replace(/^https?:\/\/[^/]+/, '')} ${ms(x.totalMs)} (evaluation ${x.scriptingMs}, parse/compile ${x.parseMs})`).join(', ')}`);
+  }
   if (!s.signedIn) {
     console.log('  PWA-relevant:');
     for (const [id, v] of Object.entries(s.pwa)) console.log(`    ${id}: ${v}`);
@@ -192,9 +355,11 @@ export function printScores(s: LighthouseScores) {
 
 if (import.meta.main) {
   const only = process.argv[2];
+  console.log(`lighthouse bench: ${machineLine()} at start`);
   const { scores, skipped } = await benchLighthouse(only ? { signedOutPaths: [only], signedInPaths: [] } : {});
   for (const s of scores) printScores(s);
   for (const s of skipped) console.log(`${s.path}: skipped (${s.reason})`);
+  console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`);
 }
 
 /** What Chromium itself reports: the manifest it parsed and whether a service worker controls the page. */

@@ -6,7 +6,7 @@
 //       until the receiver has every push, pushes per second, and GET /api/sync's p99 under autocannon during the
 //       fan-out against the same load without it (the fan-out must not starve normal requests).
 // Asserts nothing about speed. Email is off in this stack: it measures the push path alone.
-import { cpus, availableParallelism, loadavg } from 'node:os';
+import { cpus, availableParallelism, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Secret, TOTP } from 'otpauth';
@@ -150,7 +150,9 @@ async function latestCursor(baseUrl: string, headers: Record<string, string>): P
 }
 
 export function machineLine(): string {
-  return `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown CPU'}), load average ${loadavg()[0].toFixed(2)}`;
+  return `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`;
 }
 
 if (import.meta.main) {

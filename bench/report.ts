@@ -6,7 +6,7 @@
 // (bench/README.md). BENCH_PORT moves the three stacks' ports (default 8491, 8481, 8483 and their
 // Auth emulators at +1000); BENCH_ONLY=size,lighthouse,offline,sync runs a subset.
 import { loadavg } from 'node:os';
-import { benchLighthouse, type LighthouseScores } from './lighthouse.ts';
+import { benchLighthouse, hostLine, type LighthouseScores } from './lighthouse.ts';
 import { benchOffline } from './offline.ts';
 import { benchPush, machineLine } from './push.ts';
 import { measureSize } from './size.ts';
@@ -51,6 +51,8 @@ async function lighthouseFigures() {
   try {
     const { scores, skipped } = await benchLighthouse({ ...ports(0, 8491), pwaChecks: false });
     for (const s of scores) lines.push(lighthouseLine(s));
+    for (const s of scores) notes.push(`Lighthouse ${s.path}: ${hostLine(s.host)}`);
+    for (const s of scores) if (s.unthrottled) notes.push(`Lighthouse ${s.path} unthrottled: ${s.unthrottled.longTasks} long tasks, ${s.unthrottled.longTaskMs} ms on the main thread (${s.unthrottled.longTaskCpuMs} ms CPU)`);
     for (const s of skipped) notes.push(`Lighthouse ${s.path}: skipped (${s.reason})`);
     for (const s of scores) if (s.failing.length) notes.push(`Lighthouse ${s.path} not passing: ${s.failing.join(', ')}`);
   } catch (err) {
@@ -63,7 +65,7 @@ function lighthouseLine(s: LighthouseScores): Line {
   const got = [s.performance, s.accessibility, s.bestPractices];
   return {
     figure: `Lighthouse mobile ${s.path}${s.signedIn ? ' (signed in)' : ''}: perf / a11y / best practices`,
-    value: `${got.join(' / ')} (TBT ${s.metrics['total-blocking-time'] ?? '?'}, LCP ${s.metrics['largest-contentful-paint'] ?? '?'}; perf runs ${s.runs.join(', ')})`,
+    value: `${got.join(' / ')} (TBT ${s.metrics['total-blocking-time'] ?? '?'}, LCP ${s.metrics['largest-contentful-paint'] ?? '?'}; perf runs ${s.runs.map((r) => r.performance).join(', ')})`,
     goal: `≥ ${goal.join(' / ')}`,
     met: got.every((v, i) => v >= goal[i]),
     load: load(),
