@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { requestRef } from '../../domain/tools.ts';
-import { DEMO, bearer, createEmulatorUser, dataOf, idToken, openContext, shot, shotBoth, signIn } from './support/fixtures.ts';
+import { DEMO, bearer, createEmulatorUser, dataOf, idToken, openContext, shot, shotBoth, signIn, verifyApiSession } from './support/fixtures.ts';
 import { pdfText } from './support/pdf-text.ts';
 
 const PASSWORD = 'Secret#2026';
@@ -114,6 +114,8 @@ test('the admin edits the payment details and a client’s open panel shows the 
   await admin.context().close();
 
   // Put the seeded settings back for the other specs.
+  // A step-up action: the API session kept for the worker verifies again, however long the run has taken.
+  await verifyApiSession(DEMO.admin.email, adminToken);
   const now = await dataOf<{ version: number }>(await request.get('/api/staff/business-settings', { headers: bearer(adminToken) }));
   const { id: _id, updatedAt: _updatedAt, paymentDetailsChangedAt: _changedAt, ...fields } = seeded;
   await dataOf(await request.put('/api/staff/business-settings', { headers: bearer(adminToken), data: { ...fields, version: now.version } }));

@@ -9,7 +9,7 @@ import { type APIRequestContext, type Page, expect, test } from '@playwright/tes
 import { paymentDetailsChangedText } from '../../domain/business-settings.ts';
 import { formatDate } from '../../domain/format.ts';
 import { requestRef } from '../../domain/tools.ts';
-import { DEMO, bearer, createEmulatorUser, dataOf, enrolAuthenticator, idToken, openContext, shotBoth, signIn } from './support/fixtures.ts';
+import { DEMO, bearer, createEmulatorUser, dataOf, enrolAuthenticator, idToken, openContext, shotBoth, signIn, verifyApiSession } from './support/fixtures.ts';
 
 const PASSWORD = 'Secret#2026';
 const SEEDED_ACCOUNT = 'GB33 BUKB 2020 1555 5555 55';
@@ -68,7 +68,8 @@ test('new bank details wait for a second admin; once approved, the client sees t
   const clientEmail = `four-eyes-client-${stamp}@e2e.test`;
   const otherAdminEmail = `four-eyes-admin-${stamp}@e2e.test`;
   const { requestId, ref } = await clientAwaitingPayment(request, clientEmail);
-  const aliceApi = { headers: bearer(await idToken(DEMO.admin.email, DEMO.admin.password)) };
+  const aliceToken = await idToken(DEMO.admin.email, DEMO.admin.password);
+  const aliceApi = { headers: bearer(aliceToken) };
   const seeded = await dataOf<Record<string, unknown>>(await request.get('/api/staff/business-settings', aliceApi));
   expect(seeded.accountNumber).toBe(SEEDED_ACCOUNT);
 
@@ -145,6 +146,8 @@ test('new bank details wait for a second admin; once approved, the client sees t
   await Promise.all([alice.context().close(), bob.context().close()]);
 
   // Put the seeded details back (a proposal and an approval again) and take the second admin's role away.
+  // Both are step-up actions: the API session kept for the worker verifies again, however long the run has taken.
+  await verifyApiSession(DEMO.admin.email, aliceToken);
   const bobApi = { headers: bearer(await idToken(otherAdminEmail, PASSWORD)) };
   const now = await dataOf<Record<string, unknown> & { version: number }>(await request.get('/api/staff/business-settings', aliceApi));
   const { id: _id, updatedAt: _updatedAt, paymentDetailsChangedAt: _changedAt, ...fields } = now;
