@@ -113,21 +113,23 @@ export const authPlugin = fp<{ tokenChecks?: Partial<TokenCheckOptions> }>(
       request.feedHead = row.feedHead;
       request.authSession = session;
     };
+    // Reads may use a recent token check; writes ask the identity provider.
+    const signInFor = (request: FastifyRequest) => signIn(request, !READS.has(request.method));
     app.decorate('authenticate', async (request: FastifyRequest) => {
-      await signIn(request, !READS.has(request.method));
+      await signInFor(request);
       if (request.authSession?.accountHasFactor) requireSecondFactor(request, ACCOUNT_FACTOR_TEXT);
     });
-    app.decorate('authenticateBeforeSecondFactor', (request: FastifyRequest) => signIn(request, !READS.has(request.method)));
+    app.decorate('authenticateBeforeSecondFactor', signInFor);
     app.decorate('authenticateFresh', (request: FastifyRequest) => signIn(request, true));
 
     app.decorate('requireAdmin', async (request: FastifyRequest) => {
-      await signIn(request, !READS.has(request.method));
+      await signInFor(request);
       if (!request.user.isAdmin) throw forbidden();
       requireSecondFactor(request, STAFF_FACTOR_TEXT);
     });
 
     app.decorate('requireStaff', async (request: FastifyRequest) => {
-      await signIn(request, !READS.has(request.method));
+      await signInFor(request);
       if (!request.user.isStaff) throw forbidden('Staff only');
       requireSecondFactor(request, STAFF_FACTOR_TEXT);
     });

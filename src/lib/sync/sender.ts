@@ -5,7 +5,7 @@ import type { AnswerHandler } from './commands/kind.ts';
 import { type CommandKind, type CommandStatus, commandTables, type OutboxCommand, type PortalDb } from '../db.ts';
 import { getIdToken } from '../firebase.ts';
 import { SECOND_FACTOR_REQUIRED } from '../../../domain/security.ts';
-import { noteSessionAnswer } from '../session-signals.ts';
+import { noteSessionAnswer, reportSecondFactorRequired } from '../session-signals.ts';
 import { wakeChannelName } from './commands/outbox.ts';
 import { outboxWords } from './commands/outbox-words.ts';
 import { type Brake, MARKED_AHEAD, MAX_IN_FLIGHT, QUEUE_WINDOW, type Room, backoff, createBrake, planSends, targetLane } from './send-plan.ts';
@@ -150,7 +150,7 @@ async function attempt(db: PortalDb, command: OutboxCommand, deps: SenderDeps, t
   }
   if (response.status === 401) return hold(db, command);
   // This session has not verified the account's second factor: the gate asks for it (session-signals.ts), the command waits.
-  if (await isSecondFactorRequired(response)) return retryLater(db, command, deps, outboxWords.secondFactor, true);
+  if (await waitsForSecondFactor(response)) return retryLater(db, command, deps, outboxWords.secondFactor, true);
   if (response.status === 507) return retryLater(db, command, deps, outboxWords.storageFull, true);
   if (response.status >= 500 || response.status === 429 || response.status === 408) return retryLater(db, command, deps, outboxWords.serverBusy, true);
   // Its own first attempt still runs on the server: about this command only.
@@ -218,9 +218,10 @@ async function isStillRunning(response: Response): Promise<boolean> {
   return code === 'IDEMPOTENCY_IN_PROGRESS' || code === 'IDEMPOTENCY_RETRY';
 }
 
-async function isSecondFactorRequired(response: Response): Promise<boolean> {
+/** A 403 SECOND_FACTOR_REQUIRED, reported to the gate: whatever transport sent it, the gate hears it. */
+async function waitsForSecondFactor(response: Response): Promise<boolean> {
   if (response.status !== 403 || (await errorCode(response)) !== SECOND_FACTOR_REQUIRED) return false;
-  await noteSessionAnswer(response);
+  reportSecondFactorRequired();
   return true;
 }
 
