@@ -843,3 +843,66 @@ export const secondFactorFailures = pgTable(
   },
   (t) => [index('second_factor_failures_uid_at').on(t.uid, t.at)],
 );
+
+/** The kinds of deadline a case can run against (domain/deadlines.ts names and explains them). */
+export const deadlineKinds = ['firstReply', 'nextReply', 'pricing', 'approval'] as const;
+
+/**
+ * A client's case (a lead's too) as the service desk shares it out: who owns it. One row per user the desk has seen,
+ * kept apart from `users` so that an assignment neither moves the client's own feed nor pokes them. A synced row for
+ * the staff feed only: its seq comes from change_seq, so a reassignment reaches every staff replica holding the file.
+ */
+export const cases = pgTable(
+  'cases',
+  {
+    uid: text('uid')
+      .primaryKey()
+      .references(() => users.uid),
+    /** The staff member who owns the case; null while it is unassigned. */
+    ownerUid: text('owner_uid').references(() => users.uid),
+    assignedAt: timestamp('assigned_at', { withTimezone: true, mode: 'string' }),
+    /** Bumped by every assignment: one made from an older version is 409. */
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    seq: seq(),
+  },
+  (t) => [index('cases_owner').on(t.ownerUid, t.uid)],
+);
+
+/**
+ * One deadline of the service desk (an SLA timer): from `startedAt` staff have `targetMinutes` of business time to
+ * do one thing (reply to a thread, price a request, decide on a lead). `warnAt` (75 % of the target) and `dueAt` are
+ * computed by the server in business time when the deadline starts, and again for every running deadline when the
+ * business hours or the targets change. It stops when the thing is done (`stoppedAt`, `stoppedByUid`, `met`); at most
+ * one runs per kind and thing. Staff-only: no client route or client feed reads it; its seq lets the staff feed send
+ * the file again when a deadline moves.
+ */
+export const deadlines = pgTable(
+  'deadlines',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    /** The client (or lead) whose case it is. */
+    subjectUid: text('subject_uid')
+      .notNull()
+      .references(() => users.uid),
+    /** What must be done: the thread's id (firstReply, nextReply), the request's id (pricing), the lead's uid (approval). */
+    entityId: text('entity_id').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'string' }).notNull(),
+    targetMinutes: integer('target_minutes').notNull(),
+    warnAt: timestamp('warn_at', { withTimezone: true, mode: 'string' }).notNull(),
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'string' }).notNull(),
+    stoppedAt: timestamp('stopped_at', { withTimezone: true, mode: 'string' }),
+    stoppedByUid: text('stopped_by_uid'),
+    /** Whether it stopped by its due time; null while it runs (and when it was cancelled rather than met or missed). */
+    met: boolean('met'),
+    seq: seq(),
+  },
+  (t) => [
+    uniqueIndex('deadlines_one_running').on(t.kind, t.entityId).where(sql`stopped_at IS NULL`),
+    index('deadlines_running_due').on(t.kind, t.dueAt, t.entityId).where(sql`stopped_at IS NULL`),
+    index('deadlines_subject_seq').on(t.subjectUid, t.seq),
+    index('deadlines_stopped').on(t.stoppedAt).where(sql`stopped_at IS NOT NULL`),
+    check('deadlines_kind_check', oneOf(t.kind, deadlineKinds)),
+  ],
+);
