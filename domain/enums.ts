@@ -44,5 +44,11 @@ export const activityStatuses = ['ACTIVE', 'IN_ACTIVE'] as const;
 export const ActivityStatus = z.enum(activityStatuses);
 export type ActivityStatus = z.infer<typeof ActivityStatus>;
 
+/**
+ * What a service-desk deadline waits for: the first reply to a client's message, the next reply in a thread, a new
+ * request's price, a lead's approval.
+ */
+export const deadlineKinds = ['firstReply', 'nextReply', 'pricing', 'approval'] as const;
+
 export const recordModules = ['leads', 'contacts'] as const;
 export const RecordModule = z.enum(recordModules);

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { type AnyPgColumn, bigint, bigserial, boolean, check, index, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, unique, uuid, integer, customType } from 'drizzle-orm/pg-core';
-import { activityStatuses, refundTypes, requestStatuses } from '../../domain/enums.ts';
+import { activityStatuses, deadlineKinds, refundTypes, requestStatuses } from '../../domain/enums.ts';
 import type { Cents } from '../../domain/money.ts';
 import { toolNamesBackend } from '../../domain/tools.ts';
 
@@ -844,13 +844,11 @@ export const secondFactorFailures = pgTable(
   (t) => [index('second_factor_failures_uid_at').on(t.uid, t.at)],
 );
 
-/** The kinds of deadline a case can run against (domain/deadlines.ts names and explains them). */
-export const deadlineKinds = ['firstReply', 'nextReply', 'pricing', 'approval'] as const;
-
 /**
- * A client's case (a lead's too) as the service desk shares it out: who owns it. One row per user the desk has seen,
- * kept apart from `users` so that an assignment neither moves the client's own feed nor pokes them. A synced row for
- * the staff feed only: its seq comes from change_seq, so a reassignment reaches every staff replica holding the file.
+ * A client's case (a lead's too) as the service desk shares it out: who owns it. Kept apart from `users` so that an
+ * assignment neither moves the client's own feed nor pokes them. A synced row for the staff feed only: its seq comes
+ * from change_seq, so a reassignment reaches every staff replica holding the file. Nothing writes it yet: the rows are
+ * opened and kept by the migration that assigns cases.
  */
 export const cases = pgTable(
   'cases',

@@ -33,6 +33,4 @@ CREATE INDEX "deadlines_subject_seq" ON "deadlines" USING btree ("subject_uid","
 CREATE INDEX "deadlines_stopped" ON "deadlines" USING btree ("stopped_at") WHERE stopped_at IS NOT NULL;--> statement-breakpoint
 -- Staff-feed rows: numbered from change_seq like every other row a replica holds (0001_change_seq.sql).
 CREATE TRIGGER cases_seq BEFORE INSERT OR UPDATE ON cases FOR EACH ROW EXECUTE FUNCTION set_change_seq();--> statement-breakpoint
-CREATE TRIGGER deadlines_seq BEFORE INSERT OR UPDATE ON deadlines FOR EACH ROW EXECUTE FUNCTION set_change_seq();--> statement-breakpoint
--- Every lead and client there is already has a case, unassigned.
-INSERT INTO cases (uid, created_at) SELECT uid, created_at FROM users WHERE NOT is_staff AND NOT is_admin;
+CREATE TRIGGER deadlines_seq BEFORE INSERT OR UPDATE ON deadlines FOR EACH ROW EXECUTE FUNCTION set_change_seq();
